@@ -1,0 +1,53 @@
+// The authenticated caller of one request, put in the handler context by the
+// IAM guard. Its grants are loaded once per request, on first use.
+import { createContextKey, type HandlerContext } from '@connectrpc/connect';
+import type { Capability } from '../gen/berth/capabilities/v1/capabilities_pb.js';
+import { permissionDenied, unauthenticated } from '../core/api-error.js';
+import type { Store } from '../store/store.js';
+import { capabilityName } from './capability-names.js';
+import { Grants } from './grants.js';
+
+export class Caller {
+  private grants?: Promise<Grants>;
+
+  constructor(
+    private readonly store: Store,
+    /** uid of the identity the token was issued to; "" when anonymous. */
+    readonly identityUid: string,
+  ) {}
+
+  get anonymous(): boolean {
+    return this.identityUid === '';
+  }
+
+  loadGrants(): Promise<Grants> {
+    if (this.anonymous) return Promise.resolve(Grants.none);
+    this.grants ??= Grants.load(this.store, this.identityUid);
+    return this.grants;
+  }
+
+  async can(cap: Capability, uid: string): Promise<boolean> {
+    return (await this.loadGrants()).has(cap, uid);
+  }
+
+  async scopes(cap: Capability): Promise<readonly string[]> {
+    return (await this.loadGrants()).scopes(cap);
+  }
+
+  /** Throws PERMISSION_DENIED unless every capability is held at `uid`. */
+  async require(domain: string, caps: readonly Capability[], uid: string): Promise<void> {
+    const grants = await this.loadGrants();
+    const missing = caps.filter((c) => !grants.has(c, uid));
+    if (missing.length > 0) {
+      throw permissionDenied(domain, `the caller lacks ${missing.map(capabilityName).join(', ')} on ${JSON.stringify(uid)}`);
+    }
+  }
+}
+
+export const callerKey = createContextKey<Caller | undefined>(undefined, { description: 'berth caller' });
+
+export function callerOf(ctx: HandlerContext, domain: string): Caller {
+  const caller = ctx.values.get(callerKey);
+  if (!caller || caller.anonymous) throw unauthenticated(domain, 'a bearer token is required');
+  return caller;
+}

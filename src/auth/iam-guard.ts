@@ -1,0 +1,96 @@
+// Wraps a service implementation so every RPC is authenticated and, unless the
+// RPC is unscoped, authorized against the uid in its iam_scope request field,
+// before the implementation runs. Permission is checked before existence: the
+// check reads only the caller's bindings and the uid, never the resource.
+import type { DescField, DescMessage, DescMethod, DescService, Message } from '@bufbuild/protobuf';
+import { getOption, hasOption } from '@bufbuild/protobuf';
+import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
+import { iam, iam_scope, type IAM } from '../gen/berth/annotations/v1/annotations_pb.js';
+import { invalidArgument, unauthenticated } from '../core/api-error.js';
+import { isValidUid } from '../core/uidp.js';
+import type { Store } from '../store/store.js';
+import { Caller, callerKey } from './caller.js';
+import type { Issuer } from './issuer.js';
+
+export interface GuardDeps {
+  store: Store;
+  issuer: Issuer;
+  /** The audience API tokens must carry. */
+  audience: string;
+}
+
+/** "berth.iam.v2.GroupsService" → "iam.berth.dev" (the ErrorInfo domain). */
+export function errorDomainOf(service: DescService): string {
+  const parts = service.typeName.split('.');
+  return `${parts[1] ?? 'api'}.berth.dev`;
+}
+
+function ruleOf(method: DescMethod): IAM | undefined {
+  return hasOption(method, iam) ? getOption(method, iam) : undefined;
+}
+
+function scopeField(schema: DescMessage): DescField | undefined {
+  return schema.fields.find((f) => hasOption(f, iam_scope) && getOption(f, iam_scope));
+}
+
+/** The uid a scoped RPC is checked at, following a message-typed scope field to its own scope field. */
+function scopeUid(method: DescMethod, req: Message, domain: string): string {
+  const f = scopeField(method.input);
+  if (!f) throw new Error(`${method.parent.typeName}.${method.name} has no iam_scope field`);
+  let value: unknown = (req as unknown as Record<string, unknown>)[f.localName];
+  let path = f.name;
+  if (f.fieldKind === 'message') {
+    const inner = scopeField(f.message);
+    if (!inner) throw new Error(`${f.message.typeName} has no iam_scope field`);
+    value = value ? (value as Record<string, unknown>)[inner.localName] : '';
+    path = `${f.name}.${inner.name}`;
+  }
+  const uid = typeof value === 'string' ? value : '';
+  if (uid === '') throw invalidArgument(domain, [{ field: path, description: `${path} is required` }]);
+  if (!isValidUid(uid)) throw invalidArgument(domain, [{ field: path, description: `"${uid.slice(0, 80)}" is not a valid uid` }]);
+  return uid;
+}
+
+export async function authenticate(deps: GuardDeps, header: Headers, domain: string): Promise<Caller> {
+  const auth = header.get('authorization') ?? '';
+  const m = /^Bearer\s+(\S+)$/i.exec(auth);
+  if (!m) throw unauthenticated(domain, 'a bearer token is required (Authorization: Bearer <token>)');
+  try {
+    const t = await deps.issuer.verify(m[1], deps.audience);
+    return new Caller(deps.store, t.subject);
+  } catch {
+    throw unauthenticated(domain, 'the bearer token is invalid, expired or for another audience');
+  }
+}
+
+type Handler = (req: Message, ctx: HandlerContext) => Promise<Message>;
+
+export function guard<S extends DescService>(service: S, impl: ServiceImpl<S>, deps: GuardDeps): ServiceImpl<S> {
+  const domain = errorDomainOf(service);
+  const out: Record<string, unknown> = {};
+  for (const method of service.methods) {
+    const fn = (impl as Record<string, unknown>)[method.localName];
+    if (typeof fn !== 'function') continue;
+    if (method.methodKind !== 'unary') {
+      out[method.localName] = fn.bind(impl);
+      continue;
+    }
+    const rule = ruleOf(method);
+    const handler = fn.bind(impl) as Handler;
+    if (!rule || rule.mode.case === 'disabled') {
+      out[method.localName] = handler;
+      continue;
+    }
+    const rules = rule.mode.value;
+    out[method.localName] = async (req: Message, ctx: HandlerContext) => {
+      const caller = await authenticate(deps, ctx.requestHeader, domain);
+      if (!rules?.unscoped) {
+        const uid = scopeUid(method, req, domain);
+        await caller.require(domain, rules?.capabilities ?? [], uid);
+      }
+      ctx.values.set(callerKey, caller);
+      return handler(req, ctx);
+    };
+  }
+  return out as ServiceImpl<S>;
+}

@@ -1,0 +1,98 @@
+// Berth is its own OIDC issuer: it mints one-hour JWTs for identities and
+// verifies them on every request. Verified tokens are cached until expiry so a
+// request costs one map lookup, not a signature check.
+import { createLocalJWKSet, jwtVerify, SignJWT, type JWTPayload } from 'jose';
+import type { Store } from '../store/store.js';
+import { ALGORITHM, loadKeyRing, type KeyRing } from './signing-keys.js';
+
+export const TOKEN_TTL_SECONDS = 3600;
+const CACHE_LIMIT = 10_000;
+
+export interface VerifiedToken {
+  subject: string;
+  audience: string[];
+  expiresAt: number;
+}
+
+export class Issuer {
+  private ring!: KeyRing;
+  private jwks!: ReturnType<typeof createLocalJWKSet>;
+  private readonly cache = new Map<string, VerifiedToken>();
+  private lastReload = 0;
+
+  private constructor(
+    private readonly store: Store,
+    /** The issuer URL (`iss`), also the default API audience. */
+    readonly url: string,
+  ) {}
+
+  static async open(store: Store, url: string): Promise<Issuer> {
+    const issuer = new Issuer(store, url);
+    await issuer.reload();
+    return issuer;
+  }
+
+  private async reload(): Promise<void> {
+    this.ring = await loadKeyRing(this.store);
+    this.jwks = createLocalJWKSet({ keys: this.ring.publicKeys });
+    this.lastReload = Date.now();
+  }
+
+  get jwksDocument(): { keys: object[] } {
+    return { keys: this.ring.publicKeys };
+  }
+
+  async mint(subject: string, audience: string, extra: JWTPayload = {}): Promise<{ token: string; expiry: Date }> {
+    const now = Math.floor(Date.now() / 1000);
+    const token = await new SignJWT({ ...extra })
+      .setProtectedHeader({ alg: ALGORITHM, kid: this.ring.signing.kid, typ: 'JWT' })
+      .setIssuer(this.url)
+      .setSubject(subject)
+      .setAudience(audience)
+      .setIssuedAt(now)
+      .setNotBefore(now - 5)
+      .setExpirationTime(now + TOKEN_TTL_SECONDS)
+      .sign(this.ring.signing.privateKey);
+    return { token, expiry: new Date((now + TOKEN_TTL_SECONDS) * 1000) };
+  }
+
+  /** Verifies a Berth token for `audience`; throws on any failure. */
+  async verify(token: string, audience: string): Promise<VerifiedToken> {
+    const cached = this.cache.get(token);
+    const nowSec = Date.now() / 1000;
+    if (cached && cached.expiresAt > nowSec) {
+      if (!cached.audience.includes(audience)) throw new Error('token audience does not match');
+      return cached;
+    }
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, this.jwks, { issuer: this.url, algorithms: [ALGORITHM] }));
+    } catch (err) {
+      // A key added by another instance after we loaded ours: reload at most every 10 s.
+      if ((err as { code?: string }).code === 'ERR_JWKS_NO_MATCHING_KEY' && Date.now() - this.lastReload > 10_000) {
+        await this.reload();
+        ({ payload } = await jwtVerify(token, this.jwks, { issuer: this.url, algorithms: [ALGORITHM] }));
+      } else {
+        throw err;
+      }
+    }
+    const aud = payload.aud === undefined ? [] : Array.isArray(payload.aud) ? payload.aud : [payload.aud];
+    const verified: VerifiedToken = { subject: String(payload.sub ?? ''), audience: aud, expiresAt: Number(payload.exp) };
+    if (this.cache.size >= CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value as string);
+    this.cache.set(token, verified);
+    if (!aud.includes(audience)) throw new Error('token audience does not match');
+    return verified;
+  }
+
+  discoveryDocument(): Record<string, unknown> {
+    return {
+      issuer: this.url,
+      jwks_uri: `${this.url}/.well-known/jwks.json`,
+      token_endpoint: `${this.url}/sts/exchange`,
+      response_types_supported: ['id_token'],
+      subject_types_supported: ['public'],
+      id_token_signing_alg_values_supported: [ALGORITHM],
+      claims_supported: ['iss', 'sub', 'aud', 'exp', 'iat', 'nbf'],
+    };
+  }
+}

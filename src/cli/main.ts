@@ -1,0 +1,18 @@
+// The berth command.
+import { Command } from 'commander';
+import { authCommand } from './auth-command.js';
+import { serveCommand } from './serve-command.js';
+
+const program = new Command();
+program
+  .name('berth')
+  .description('Berth: a self-hosted container platform. Run the server, get tokens, manage IAM and images.')
+  .version('0.1.0')
+  .showHelpAfterError();
+serveCommand(program);
+authCommand(program);
+
+program.parseAsync(process.argv).catch((err: unknown) => {
+  process.stderr.write(`berth: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,21 @@
+import type { ServiceImpl } from '@connectrpc/connect';
+import { ReposService } from '../../gen/berth/registry/v2/repos_pb.js';
+import type { ServiceDeps } from '../../store/service-deps.js';
+import { createRepo } from './create-repo.js';
+import { deleteRepo } from './delete-repo.js';
+import { getRepo } from './get-repo.js';
+import { listRepos } from './list-repos.js';
+import { getRepoReadme, updateRepoReadme } from './repo-readme.js';
+import { updateRepo } from './update-repo.js';
+
+export function reposService(deps: ServiceDeps): ServiceImpl<typeof ReposService> {
+  return {
+    getRepo: (req) => getRepo(deps, req),
+    listRepos: (req, ctx) => listRepos(deps, req, ctx),
+    createRepo: (req) => createRepo(deps, req),
+    updateRepo: (req) => updateRepo(deps, req),
+    deleteRepo: (req) => deleteRepo(deps, req),
+    getRepoReadme: (req) => getRepoReadme(deps, req),
+    updateRepoReadme: (req) => updateRepoReadme(deps, req),
+  };
+}

@@ -1,0 +1,118 @@
+// Builds a running Berth API server: store, issuer, first start, then one
+// Fastify app serving gRPC, gRPC-Web and Connect (Connect-ES) and REST/JSON
+// (the transcoder) through the same guarded implementations, on one port.
+import http from 'node:http';
+import { createRegistry } from '@bufbuild/protobuf';
+import { fastifyConnectPlugin } from '@connectrpc/connect-fastify';
+import Fastify from 'fastify';
+import type { Logger } from 'pino';
+import { guard } from '../auth/iam-guard.js';
+import { Issuer } from '../auth/issuer.js';
+import { PageTokens } from '../core/page-token.js';
+import { firstStart, syncBuiltinRoles, type FirstStartResult } from '../iam/first-start.js';
+import { sharedSecret } from '../store/settings-store.js';
+import { openStore, type Store } from '../store/store.js';
+import { authRoutes } from './auth-routes.js';
+import { listen, type Listener } from './listener.js';
+import { registerReflection } from './reflection-service.js';
+import { restPlugin } from './rest/rest-plugin.js';
+import { allServices } from './services.js';
+
+export interface ServeOptions {
+  host: string;
+  port: number;
+  dataDir: string;
+  databaseUrl?: string;
+  /** The URL clients reach this API at; also the token issuer and audience. */
+  publicUrl?: string;
+  org: string;
+  logger: Logger;
+  /** Largest accepted request body, in bytes. */
+  bodyLimit?: number;
+}
+
+export interface RunningServer {
+  url: string;
+  store: Store;
+  firstStart?: FirstStartResult;
+  close(): Promise<void>;
+}
+
+export async function startServer(opts: ServeOptions): Promise<RunningServer> {
+  const store = await openStore({ databaseUrl: opts.databaseUrl, dataDir: opts.dataDir });
+  const shutdown = new AbortController();
+  let listener: Listener | undefined;
+  try {
+    const bodyLimit = opts.bodyLimit ?? 2 * 1024 * 1024;
+    let h1!: http.Server;
+    let fastifyHandler!: http.RequestListener;
+    const app = Fastify({
+      logger: false,
+      bodyLimit,
+      serverFactory: (handler) => {
+        fastifyHandler = handler;
+        h1 = http.createServer({ requestTimeout: 60_000, headersTimeout: 20_000 });
+        return h1;
+      },
+    });
+    // Bound first so the default public URL carries the real port; requests
+    // that arrive before the routes are ready get 503.
+    let ready = false;
+    const route = (req: http.IncomingMessage, res: http.ServerResponse) => {
+      if (ready) return fastifyHandler(req, res);
+      res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' });
+      res.end('{"code":14,"message":"Unavailable: starting","details":[]}');
+    };
+    h1.on('request', route);
+    listener = await listen(h1, route as never, opts.host, opts.port);
+    const url = (opts.publicUrl ?? `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${listener.address.port}`).replace(/\/$/, '');
+    const issuer = await Issuer.open(store, url);
+    const pageTokens = new PageTokens(await sharedSecret(store, 'page-token-key'));
+    await syncBuiltinRoles(store);
+    const first = await firstStart(store, opts.org, opts.dataDir, url);
+
+    const deps = { store, pageTokens };
+    const guardDeps = { store, issuer, audience: url };
+    const services = allServices(deps).map((s) => ({ service: s.service, impl: guard(s.service, s.impl, guardDeps) }));
+    const registry = createRegistry(...services.map((s) => s.service.file));
+
+    await app.register(fastifyConnectPlugin, {
+      routes: (router) => {
+        for (const s of services) router.service(s.service, s.impl);
+        registerReflection(router, services.map((s) => s.service), registry);
+      },
+      grpc: true,
+      grpcWeb: true,
+      connect: true,
+      readMaxBytes: bodyLimit,
+      shutdownTimeoutMs: 10_000,
+    });
+    await app.register(restPlugin, { services, bodyLimit, logger: opts.logger, shutdownSignal: shutdown.signal });
+    await app.register(authRoutes, { issuer, exchange: { store, issuer, allowedAudiences: [url] }, logger: opts.logger });
+    app.get('/healthz', async (_req, reply) => {
+      await store.db.selectFrom('settings').select('key').limit(1).execute();
+      return reply.send({ status: 'ok' });
+    });
+    await app.ready();
+    ready = true;
+
+    let closed = false;
+    return {
+      url,
+      store,
+      firstStart: first,
+      async close() {
+        if (closed) return;
+        closed = true;
+        shutdown.abort();
+        await listener?.close(10_000);
+        await app.close().catch(() => undefined);
+        await store.close();
+      },
+    };
+  } catch (err) {
+    await listener?.close(0);
+    await store.close();
+    throw err;
+  }
+}

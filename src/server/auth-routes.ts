@@ -1,0 +1,42 @@
+// The issuer's HTTP surface: OIDC discovery, JWKS and the token exchange.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import type { Issuer } from '../auth/issuer.js';
+import { exchange, STS_DOMAIN, type ExchangeDeps } from '../auth/sts-exchange.js';
+import { errorResponse, isUnexpected } from './error-body.js';
+
+function params(req: FastifyRequest): URLSearchParams {
+  const out = new URL(req.url, 'http://berth.invalid').searchParams;
+  const body = req.body;
+  if (typeof body === 'string' && body !== '') for (const [k, v] of new URLSearchParams(body)) out.append(k, v);
+  else if (body && typeof body === 'object' && !Buffer.isBuffer(body)) {
+    for (const [k, v] of Object.entries(body as Record<string, unknown>)) {
+      for (const x of Array.isArray(v) ? v : [v]) out.append(k, String(x));
+    }
+  }
+  return out;
+}
+
+export async function authRoutes(app: FastifyInstance, opts: { issuer: Issuer; exchange: ExchangeDeps; logger: Logger }) {
+  app.get('/.well-known/openid-configuration', async (_req, reply) => reply.send(opts.issuer.discoveryDocument()));
+  app.get('/.well-known/jwks.json', async (_req, reply) => reply.header('cache-control', 'max-age=300').send(opts.issuer.jwksDocument));
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_r, body, done) => done(null, body));
+  const handler = async (req: FastifyRequest, reply: import('fastify').FastifyReply) => {
+    try {
+      const p = params(req);
+      const m = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '');
+      const result = await exchange(opts.exchange, {
+        assertion: m ? m[1] : '',
+        audiences: [...p.getAll('aud'), ...p.getAll('aud[]')],
+        identity: p.get('identity') ?? '',
+      });
+      return reply.send({ token: result.token, expiry: result.expiry.toISOString() });
+    } catch (err) {
+      if (isUnexpected(err)) opts.logger.error({ err }, 'token exchange failed');
+      const { status, body } = errorResponse(err, STS_DOMAIN);
+      return reply.code(status).send(body);
+    }
+  };
+  app.get('/sts/exchange', handler);
+  app.post('/sts/exchange', { bodyLimit: 64 * 1024 }, handler);
+}

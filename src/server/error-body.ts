@@ -1,0 +1,29 @@
+// The one REST error shape: {code, message, details:[{"@type": …}]} — a
+// google.rpc.Status in proto3 JSON. Causes of unexpected errors are logged
+// by the caller, never sent.
+import type { JsonObject } from '@bufbuild/protobuf';
+import { toJson } from '@bufbuild/protobuf';
+import { ConnectError } from '@connectrpc/connect';
+import { httpStatusOf } from '../core/error-codes.js';
+import { internalError } from '../core/api-error.js';
+
+export interface ErrorResponse {
+  status: number;
+  body: JsonObject;
+}
+
+export function errorResponse(err: unknown, domain: string): ErrorResponse {
+  const ce = err instanceof ConnectError && err.details.length > 0 ? err : internalError(domain);
+  const details: JsonObject[] = [];
+  for (const d of ce.details) {
+    if ('desc' in d) {
+      details.push({ '@type': `type.googleapis.com/${d.desc.typeName}`, ...(toJson(d.desc, d.value as never) as JsonObject) });
+    }
+  }
+  return { status: httpStatusOf(ce.code), body: { code: ce.code, message: ce.rawMessage, details } };
+}
+
+/** True when the error is not one Berth made on purpose (it must be logged). */
+export function isUnexpected(err: unknown): boolean {
+  return !(err instanceof ConnectError && err.details.length > 0);
+}

@@ -1,0 +1,34 @@
+// Response JSON: proto3 JSON with zero values emitted (as grpc-gateway does),
+// int64 as strings, enum names, and every timestamp with exactly three
+// fractional digits and "Z".
+import type { DescMessage, JsonObject, JsonValue, Message } from '@bufbuild/protobuf';
+import { toJson } from '@bufbuild/protobuf';
+
+function millis(ts: string): string {
+  const d = new Date(ts);
+  return Number.isNaN(d.getTime()) ? ts : d.toISOString();
+}
+
+function normalize(desc: DescMessage, json: JsonObject): void {
+  for (const f of desc.fields) {
+    const v = json[f.jsonName];
+    if (v === undefined || v === null) continue;
+    const msg = f.fieldKind === 'message' ? f.message : f.fieldKind === 'list' && f.listKind === 'message' ? f.message : f.fieldKind === 'map' && f.mapKind === 'message' ? f.message : undefined;
+    if (!msg) continue;
+    const fix = (x: JsonValue): JsonValue => {
+      if (msg.typeName === 'google.protobuf.Timestamp' && typeof x === 'string') return millis(x);
+      if (x && typeof x === 'object' && !Array.isArray(x) && !msg.typeName.startsWith('google.protobuf.')) normalize(msg, x);
+      return x;
+    };
+    if (f.fieldKind === 'list' && Array.isArray(v)) json[f.jsonName] = v.map(fix);
+    else if (f.fieldKind === 'map' && typeof v === 'object' && !Array.isArray(v)) {
+      for (const k of Object.keys(v)) (v as JsonObject)[k] = fix((v as JsonObject)[k]);
+    } else json[f.jsonName] = fix(v);
+  }
+}
+
+export function messageToJson(desc: DescMessage, msg: Message): JsonObject {
+  const json = toJson(desc, msg, { alwaysEmitImplicit: true }) as JsonObject;
+  normalize(desc, json);
+  return json;
+}

@@ -1,0 +1,155 @@
+// Builds an RPC request message from a REST call: the path variable, the query
+// parameters (snake_case or camelCase, nested with dots, repeated by
+// repetition) and the JSON body, all through protobuf-es's JSON parser so types,
+// enums and well-known types are checked in one place.
+import type { DescField, DescMessage, JsonObject, JsonValue, Message } from '@bufbuild/protobuf';
+import { create, mergeFromJson } from '@bufbuild/protobuf';
+import { invalidArgument } from '../../core/api-error.js';
+import { maskFromJsonKeys } from '../../core/field-mask.js';
+import type { RestRoute } from './route-table.js';
+
+const MAX_QUERY_PARAMS = 100;
+
+function fieldByKey(schema: DescMessage, key: string): DescField | undefined {
+  return schema.fields.find((f) => f.name === key || f.jsonName === key);
+}
+
+/** Converts one query value to the JSON form protobuf-es expects for the field. */
+function queryValue(field: DescField, raw: string): JsonValue {
+  const scalarOrEnum = field.fieldKind === 'list' ? field.listKind : field.fieldKind;
+  if (scalarOrEnum === 'enum' && /^-?\d+$/.test(raw)) return Number(raw);
+  if (scalarOrEnum === 'scalar') {
+    const t = field.fieldKind === 'list' || field.fieldKind === 'scalar' ? field.scalar : undefined;
+    if (t === 8 /* BOOL */) return raw === 'true' || raw === '1' ? true : raw === 'false' || raw === '0' ? false : raw;
+  }
+  return raw;
+}
+
+function queryToJson(schema: DescMessage, query: URLSearchParams, domain: string): JsonObject {
+  const json: JsonObject = {};
+  let n = 0;
+  for (const [key, raw] of query) {
+    if (++n > MAX_QUERY_PARAMS) throw invalidArgument(domain, [{ field: 'query', description: `at most ${MAX_QUERY_PARAMS} query parameters` }]);
+    const parts = key.split('.');
+    let desc: DescMessage = schema;
+    let target: JsonObject = json;
+    let ok = true;
+    for (let i = 0; i < parts.length; i++) {
+      const f = fieldByKey(desc, parts[i]);
+      if (!f) {
+        ok = false; // unknown parameters are ignored, as by grpc-gateway
+        break;
+      }
+      const last = i === parts.length - 1;
+      if (!last) {
+        if (f.fieldKind !== 'message') {
+          ok = false;
+          break;
+        }
+        target[f.jsonName] ??= {};
+        target = target[f.jsonName] as JsonObject;
+        desc = f.message;
+        continue;
+      }
+      const value = f.fieldKind === 'message' ? raw : queryValue(f, raw);
+      if (f.fieldKind === 'list') {
+        const list = (target[f.jsonName] as JsonValue[] | undefined) ?? [];
+        list.push(value);
+        target[f.jsonName] = list;
+      } else {
+        target[f.jsonName] = value;
+      }
+    }
+    if (!ok) continue;
+  }
+  return json;
+}
+
+/** Turns protobuf-es's JSON decode error into a field violation. */
+function decodeError(err: unknown, domain: string, where: string) {
+  const text = err instanceof Error ? err.message : String(err);
+  const m = /field ([\w.]+)/.exec(text);
+  const field = m ? m[1].split('.').pop() ?? where : where;
+  return invalidArgument(domain, [{ field, description: text.replace(/^\[\w+\]\s*/, '').slice(0, 300) }]);
+}
+
+function setPath(schema: DescMessage, msg: Message, fieldPath: string, value: string): void {
+  const parts = fieldPath.split('.');
+  let desc = schema;
+  let target = msg as unknown as Record<string, unknown>;
+  for (let i = 0; i < parts.length; i++) {
+    const f = desc.fields.find((x) => x.name === parts[i]);
+    if (!f) throw new Error(`path variable ${fieldPath} does not name a field of ${schema.typeName}`);
+    if (i === parts.length - 1) {
+      target[f.localName] = value;
+    } else {
+      if (f.fieldKind !== 'message') throw new Error(`path variable ${fieldPath} crosses a non-message field`);
+      target[f.localName] ??= create(f.message);
+      target = target[f.localName] as Record<string, unknown>;
+      desc = f.message;
+    }
+  }
+}
+
+export function parseJsonBody(raw: Buffer | string | undefined, domain: string): JsonObject | undefined {
+  const text = raw === undefined ? '' : typeof raw === 'string' ? raw : raw.toString('utf8');
+  if (text.trim() === '') return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw invalidArgument(domain, [{ field: 'body', description: `malformed JSON: ${(err as Error).message.slice(0, 200)}` }]);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw invalidArgument(domain, [{ field: 'body', description: 'the body must be a JSON object' }]);
+  }
+  return value as JsonObject;
+}
+
+export function buildRequest(
+  route: RestRoute,
+  variable: string,
+  query: URLSearchParams,
+  body: JsonObject | undefined,
+  domain: string,
+): Message {
+  const schema = route.method.input;
+  const msg = create(schema);
+  const opts = { ignoreUnknownFields: true };
+  if (route.body === '*') {
+    if (body) {
+      try {
+        mergeFromJson(schema, msg, body, opts);
+      } catch (err) {
+        throw decodeError(err, domain, 'body');
+      }
+    }
+  } else {
+    try {
+      mergeFromJson(schema, msg, queryToJson(schema, query, domain), opts);
+    } catch (err) {
+      throw decodeError(err, domain, 'query');
+    }
+    if (route.body !== '') {
+      const f = schema.fields.find((x) => x.name === route.body);
+      if (!f || f.fieldKind !== 'message') throw new Error(`body field ${route.body} of ${schema.typeName} is not a message`);
+      const inner = create(f.message);
+      if (body) {
+        try {
+          mergeFromJson(f.message, inner, body, opts);
+        } catch (err) {
+          throw decodeError(err, domain, route.body);
+        }
+      }
+      (msg as unknown as Record<string, unknown>)[f.localName] = inner;
+      // PATCH without update_mask: the keys present in the body are the mask.
+      const maskField = schema.fields.find((x) => x.name === 'update_mask');
+      const record = msg as unknown as Record<string, unknown>;
+      if (route.httpMethod === 'PATCH' && maskField && !record[maskField.localName]) {
+        record[maskField.localName] = maskFromJsonKeys(f.message, body ?? {});
+      }
+    }
+  }
+  if (route.template.variable) setPath(schema, msg, route.template.variable.fieldPath, variable);
+  return msg;
+}

@@ -1,0 +1,100 @@
+// The REST/JSON transport: a Fastify plugin that matches the request against
+// the route table, builds the request message and calls the same (guarded)
+// implementation the gRPC and Connect handlers call.
+import type { DescMethod, DescService, Message } from '@bufbuild/protobuf';
+import { create } from '@bufbuild/protobuf';
+import { createHandlerContext, type ServiceImpl } from '@connectrpc/connect';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import { errorDomainOf } from '../../auth/iam-guard.js';
+import { errorResponse, isUnexpected } from '../error-body.js';
+import { messageToJson } from './json-response.js';
+import { buildRequest, parseJsonBody } from './request-message.js';
+import { RouteTable, splitPath, type RestRoute } from './route-table.js';
+import { notFound, unimplemented } from '../../core/api-error.js';
+
+export interface RestService {
+  service: DescService;
+  impl: ServiceImpl<DescService>;
+}
+
+export interface RestOptions {
+  services: readonly RestService[];
+  bodyLimit: number;
+  logger: Logger;
+  shutdownSignal: AbortSignal;
+}
+
+type Impl = (req: Message, ctx: ReturnType<typeof createHandlerContext>) => Promise<unknown>;
+
+export async function restPlugin(app: FastifyInstance, opts: RestOptions): Promise<void> {
+  const table = new RouteTable(opts.services.map((s) => s.service));
+  const impls = new Map<DescMethod, Impl>();
+  for (const { service, impl } of opts.services) {
+    for (const m of service.methods) {
+      const fn = (impl as Record<string, unknown>)[m.localName];
+      if (typeof fn === 'function') impls.set(m, fn as Impl);
+    }
+  }
+
+  // REST bodies are parsed here, so every content type arrives raw and bad
+  // JSON becomes a structured error instead of Fastify's default.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: opts.bodyLimit }, (_req, body, done) => done(null, body));
+
+  const handle = async (request: FastifyRequest, reply: FastifyReply) => {
+    const url = new URL(request.url, 'http://berth.invalid');
+    const found = table.match(request.method, url.pathname);
+    const domain = found ? errorDomainOf(found.route.service) : `${url.pathname.split('/')[1] || 'api'}.berth.dev`;
+    try {
+      if (!found) {
+        const { segments, verb } = splitPath(url.pathname);
+        const allowed = table.allowedMethods(segments, verb);
+        if (allowed.length > 0) {
+          reply.header('allow', allowed.join(', '));
+          throw unimplemented(domain, `${request.method} is not supported on this path; use ${allowed.join(', ')}`);
+        }
+        throw notFound(domain, 'route', `${request.method} ${url.pathname.slice(0, 200)}`);
+      }
+      const { route, variable } = found;
+      const body = route.body === '' ? undefined : parseJsonBody(request.body as Buffer | undefined, domain);
+      const message = buildRequest(route, variable, url.searchParams, body, domain);
+      const out = await call(route, message, request);
+      return reply.code(200).header('content-type', 'application/json').send(JSON.stringify(out));
+    } catch (err) {
+      if (isUnexpected(err)) opts.logger.error({ err, method: request.method, path: url.pathname }, 'request failed');
+      const { status, body } = errorResponse(err, domain);
+      return reply.code(status).header('content-type', 'application/json').send(JSON.stringify(body));
+    }
+  };
+
+  async function call(route: RestRoute, message: Message, request: FastifyRequest) {
+    const impl = impls.get(route.method);
+    if (!impl) throw notFound(errorDomainOf(route.service), 'method', route.method.name);
+    const headers = new Headers();
+    for (const [k, v] of Object.entries(request.headers)) {
+      if (typeof v === 'string') headers.set(k, v);
+      else if (Array.isArray(v)) headers.set(k, v.join(', '));
+    }
+    const ctx = createHandlerContext({
+      service: route.service,
+      method: route.method,
+      protocolName: 'rest',
+      requestMethod: request.method,
+      url: request.url,
+      requestHeader: headers,
+      shutdownSignal: opts.shutdownSignal,
+    });
+    const result = await impl(message, ctx);
+    return messageToJson(route.method.output, create(route.method.output, result as never));
+  }
+
+  for (const prefix of table.prefixes()) {
+    const versioned = [prefix, prefix.replace(/\/v2$/, '/v2beta1')];
+    for (const p of new Set(versioned)) {
+      app.route({ method: ['GET', 'POST', 'PATCH', 'DELETE', 'PUT'], url: `${p}/*`, handler: handle });
+      app.route({ method: ['GET', 'POST', 'PATCH', 'DELETE', 'PUT'], url: p, handler: handle });
+    }
+  }
+}
+

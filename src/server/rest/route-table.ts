@@ -1,0 +1,91 @@
+// The REST route table, read from the google.api.http annotations of the
+// registered services: the contract is the only route table.
+import type { DescMethod, DescService } from '@bufbuild/protobuf';
+import { getOption, hasOption } from '@bufbuild/protobuf';
+import { http, } from '../../gen/google/api/annotations_pb.js';
+import type { HttpRule } from '../../gen/google/api/http_pb.js';
+import { matchTemplate, parseTemplate, specificity, type PathTemplate } from './path-template.js';
+
+export interface RestRoute {
+  httpMethod: string;
+  template: PathTemplate;
+  /** "" (no body), "*" or a top-level request field name. */
+  body: string;
+  service: DescService;
+  method: DescMethod;
+}
+
+function bindingsOf(rule: HttpRule): Array<{ httpMethod: string; path: string; body: string }> {
+  const out: Array<{ httpMethod: string; path: string; body: string }> = [];
+  const add = (r: HttpRule) => {
+    const p = r.pattern;
+    if (p.case === undefined) return;
+    if (p.case === 'custom') out.push({ httpMethod: p.value.kind.toUpperCase(), path: p.value.path, body: r.body });
+    else out.push({ httpMethod: p.case.toUpperCase(), path: p.value, body: r.body });
+  };
+  add(rule);
+  for (const extra of rule.additionalBindings) add(extra);
+  return out;
+}
+
+export class RouteTable {
+  private readonly byMethod = new Map<string, RestRoute[]>();
+
+  constructor(services: readonly DescService[]) {
+    for (const service of services) {
+      for (const method of service.methods) {
+        if (method.methodKind !== 'unary' || !hasOption(method, http)) continue;
+        for (const b of bindingsOf(getOption(method, http))) {
+          const route: RestRoute = { httpMethod: b.httpMethod, template: parseTemplate(b.path), body: b.body, service, method };
+          const list = this.byMethod.get(b.httpMethod) ?? [];
+          list.push(route);
+          this.byMethod.set(b.httpMethod, list);
+        }
+      }
+    }
+    for (const list of this.byMethod.values()) list.sort((a, b) => specificity(b.template) - specificity(a.template));
+  }
+
+  /** Literal path prefixes ("/iam/v2") the table serves, for registering handlers. */
+  prefixes(): string[] {
+    const set = new Set<string>();
+    for (const list of this.byMethod.values()) for (const r of list) set.add(`/${r.template.prefix.slice(0, 2).join('/')}`);
+    return [...set];
+  }
+
+  allowedMethods(segments: string[], verb: string | undefined): string[] {
+    const out: string[] = [];
+    for (const [m, list] of this.byMethod) if (list.some((r) => matchTemplate(r.template, segments, verb) !== undefined)) out.push(m);
+    return out;
+  }
+
+  match(httpMethod: string, pathname: string): { route: RestRoute; variable: string } | undefined {
+    const { segments, verb } = splitPath(pathname);
+    for (const route of this.byMethod.get(httpMethod) ?? []) {
+      const v = matchTemplate(route.template, segments, verb);
+      if (v !== undefined) return { route, variable: v };
+    }
+    return undefined;
+  }
+}
+
+/** "/a/b/c:verb" → segments [a,b,c] and verb; "/x/v2beta1/…" is served as "/x/v2/…". */
+export function splitPath(pathname: string): { segments: string[]; verb: string | undefined } {
+  let path = pathname;
+  let verb: string | undefined;
+  const lastSlash = path.lastIndexOf('/');
+  const colon = path.indexOf(':', lastSlash);
+  if (colon >= 0) {
+    verb = path.slice(colon + 1);
+    path = path.slice(0, colon);
+  }
+  const segments = path.split('/').slice(1).map((s) => {
+    try {
+      return decodeURIComponent(s);
+    } catch {
+      return s;
+    }
+  });
+  if (segments[1] === 'v2beta1') segments[1] = 'v2';
+  return { segments, verb };
+}

@@ -1,0 +1,25 @@
+// The list of services Berth serves. Adding a domain: proto → generate →
+// folder → one line here → tests → docs.
+import type { DescService } from '@bufbuild/protobuf';
+import type { ServiceImpl } from '@connectrpc/connect';
+import { PingService } from '../gen/berth/ping/v2/ping_pb.js';
+import { ReposService } from '../gen/berth/registry/v2/repos_pb.js';
+import { pingService } from '../ping/ping-service.js';
+import { reposService } from '../registry/repos/service.js';
+import type { ServiceDeps } from '../store/service-deps.js';
+
+export interface ServiceEntry {
+  service: DescService;
+  impl: ServiceImpl<DescService>;
+}
+
+function entry<S extends DescService>(service: S, impl: ServiceImpl<S>): ServiceEntry {
+  return { service, impl: impl as unknown as ServiceImpl<DescService> };
+}
+
+export function allServices(deps: ServiceDeps): ServiceEntry[] {
+  return [
+    entry(PingService, pingService()),
+    entry(ReposService, reposService(deps)),
+  ];
+}

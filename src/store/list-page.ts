@@ -1,0 +1,102 @@
+// One keyset-paged list over any resource table: filters, visibility (the
+// subtrees the caller may read), order with uid as tie-breaker, skip, total
+// count and an authenticated page token. Page N costs what page 1 costs.
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import type { Order } from '../core/list-params.js';
+import type { PageTokens } from '../core/page-token.js';
+import { descendantRange } from '../core/uidp.js';
+import type { Database, ResourceTable } from './schema.js';
+import type { Store } from './store.js';
+
+// Kysely cannot type a table chosen at run time; this module is where that ends.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyEB = ExpressionBuilder<any, any>;
+export type Condition = (eb: AnyEB) => Expression<SqlBool>;
+
+/** 'all' or the outermost group uids whose subtrees the caller may read. */
+export type Visibility = 'all' | readonly string[];
+
+export interface PageRequest {
+  table: ResourceTable;
+  /** API sort field → column. Must include "uid". */
+  columns: Readonly<Record<string, string>>;
+  order: Order;
+  conditions: Condition[];
+  visible: Visibility;
+  pageSize: number;
+  skip: number;
+  pageToken: string;
+  fingerprint: string;
+}
+
+export interface Page<Row> {
+  rows: Row[];
+  nextPageToken: string;
+  totalCount: bigint;
+  skipped: number;
+}
+
+export type PageTokenError = { invalid: string };
+
+export function visibleCondition(visible: Visibility): Condition | undefined {
+  if (visible === 'all') return undefined;
+  return (eb) => {
+    if (visible.length === 0) return sql<SqlBool>`1 = 0`;
+    return eb.or(
+      visible.map((g) => {
+        const r = descendantRange(g);
+        return eb.or([eb('uid', '=', g), eb.and([eb('uid', '>=', r.low), eb('uid', '<', r.high)])]);
+      }),
+    );
+  };
+}
+
+export async function listPage<Row extends { uid: string }>(
+  store: Store,
+  tokens: PageTokens,
+  req: PageRequest,
+): Promise<Page<Row> | PageTokenError> {
+  const column = req.columns[req.order.field];
+  const where: Condition[] = [...req.conditions];
+  const vis = visibleCondition(req.visible);
+  if (vis) where.push(vis);
+
+  let cursorCond: Condition | undefined;
+  if (req.pageToken !== '') {
+    const check = tokens.check(req.pageToken, req.fingerprint);
+    if (check.kind === 'invalid') return { invalid: check.reason };
+    if (check.kind === 'cursor') {
+      const { value, uid } = check.cursor;
+      const op = req.order.desc ? '<' : '>';
+      cursorCond =
+        column === 'uid'
+          ? (eb) => eb('uid', op, uid)
+          : (eb) => eb.or([eb(column, op, value), eb.and([eb(column, '=', value), eb('uid', op, uid)])]);
+    }
+    // expired: restart from the first page, silently
+  }
+
+  const db = store.db as unknown as import('kysely').Kysely<Record<string, Record<string, unknown>>>;
+  const dir = req.order.desc ? 'desc' : 'asc';
+  let q = db.selectFrom(req.table).selectAll();
+  for (const c of where) q = q.where(c as never);
+  if (cursorCond) q = q.where(cursorCond as never);
+  q = q.orderBy(column as never, dir);
+  if (column !== 'uid') q = q.orderBy('uid' as never, dir);
+  q = q.limit(req.pageSize + 1).offset(req.skip);
+
+  let c = db.selectFrom(req.table).select((eb) => eb.fn.countAll<number>().as('n'));
+  for (const w of where) c = c.where(w as never);
+
+  const [rows, count] = await Promise.all([q.execute(), c.executeTakeFirstOrThrow()]);
+  const more = rows.length > req.pageSize;
+  const pageRows = (more ? rows.slice(0, req.pageSize) : rows) as unknown as Row[];
+  let nextPageToken = '';
+  if (more) {
+    const last = pageRows[pageRows.length - 1] as unknown as Record<string, unknown>;
+    nextPageToken = tokens.issue(req.fingerprint, { value: String(last[column]), uid: String(last.uid) });
+  }
+  return { rows: pageRows, nextPageToken, totalCount: BigInt(Number(count.n)), skipped: req.skip };
+}
+
+export type { Database };

@@ -1,0 +1,104 @@
+// The shared half of every v2 List RPC: validates the list parameters and the
+// uidp filter, then runs one keyset page. Services add their own filters.
+import { sql, type SqlBool } from 'kysely';
+import type { UIDPFilter } from '../gen/berth/common/v2/uidp_pb.js';
+import { invalidArgument, type FieldViolation } from '../core/api-error.js';
+import { fingerprint, pageSizeOf, parseOrderBy, skipOf, type Order } from '../core/list-params.js';
+import type { PageTokens } from '../core/page-token.js';
+import { ancestorsOf, descendantRange, isValidUid } from '../core/uidp.js';
+import { listPage, type Condition, type Page, type Visibility } from './list-page.js';
+import type { ResourceTable } from './schema.js';
+import type { Store } from './store.js';
+
+export interface ListSpec {
+  table: ResourceTable;
+  /** ErrorInfo domain, e.g. "iam.berth.dev". */
+  domain: string;
+  /** API sort field → column; must include uid. */
+  columns: Readonly<Record<string, string>>;
+  defaultOrder: Order;
+}
+
+export interface ListParams {
+  uidp?: UIDPFilter;
+  pageSize: number;
+  pageToken: string;
+  orderBy: string;
+  skip: number;
+}
+
+export interface ListDeps {
+  store: Store;
+  pageTokens: PageTokens;
+}
+
+const MAX_IDS = 1000;
+
+function uidpConditions(f: UIDPFilter | undefined, violations: FieldViolation[]): Condition[] {
+  if (!f) return [];
+  const out: Condition[] = [];
+  const check = (field: string, uid: string) => {
+    if (!isValidUid(uid)) violations.push({ field: `uidp.${field}`, description: `"${uid.slice(0, 80)}" is not a valid uid` });
+  };
+  if (f.childrenOf) {
+    check('children_of', f.childrenOf);
+    out.push((eb) => eb('parent_uid', '=', f.childrenOf));
+  }
+  if (f.descendantsOf) {
+    check('descendants_of', f.descendantsOf);
+    const r = descendantRange(f.descendantsOf);
+    out.push((eb) => eb.and([eb('uid', '>=', r.low), eb('uid', '<', r.high)]));
+  }
+  if (f.ancestorsOf) {
+    check('ancestors_of', f.ancestorsOf);
+    const a = ancestorsOf(f.ancestorsOf);
+    out.push((eb) => (a.length ? eb('uid', 'in', a) : sql<SqlBool>`1 = 0`));
+  }
+  if (f.inRoot) out.push((eb) => eb('parent_uid', '=', ''));
+  if (f.ids.length > 0) {
+    if (f.ids.length > MAX_IDS) violations.push({ field: 'uidp.ids', description: `at most ${MAX_IDS} ids` });
+    for (const id of f.ids) check('ids', id);
+    out.push((eb) => eb('uid', 'in', f.ids));
+  }
+  return out;
+}
+
+export async function runList<Row extends { uid: string }>(
+  deps: ListDeps,
+  spec: ListSpec,
+  params: ListParams,
+  filters: { conditions: Condition[]; key: unknown; violations?: FieldViolation[] },
+  visible: Visibility,
+): Promise<Page<Row>> {
+  const violations: FieldViolation[] = [...(filters.violations ?? [])];
+  const pageSize = pageSizeOf(params.pageSize);
+  const skip = skipOf(params.skip);
+  const order = parseOrderBy(params.orderBy, Object.keys(spec.columns), spec.defaultOrder);
+  if (typeof pageSize !== 'number') violations.push(pageSize);
+  if (typeof skip !== 'number') violations.push(skip);
+  if (!('desc' in order)) violations.push(order);
+  const conditions = [...uidpConditions(params.uidp, violations), ...filters.conditions];
+  if (violations.length > 0 || typeof pageSize !== 'number' || typeof skip !== 'number' || !('desc' in order)) {
+    throw invalidArgument(spec.domain, violations);
+  }
+  const u = params.uidp;
+  const key = {
+    t: spec.table,
+    o: `${order.field} ${order.desc ? 'desc' : 'asc'}`,
+    u: u ? [u.ancestorsOf, u.descendantsOf, u.childrenOf, u.inRoot, u.ids] : null,
+    f: filters.key,
+  };
+  const page = await listPage<Row>(deps.store, deps.pageTokens, {
+    table: spec.table,
+    columns: spec.columns,
+    order,
+    conditions,
+    visible,
+    pageSize,
+    skip,
+    pageToken: params.pageToken,
+    fingerprint: fingerprint(key),
+  });
+  if ('invalid' in page) throw invalidArgument(spec.domain, [{ field: 'page_token', description: page.invalid }]);
+  return page;
+}

@@ -1,0 +1,27 @@
+// Small shared values every instance must agree on (page-token key, bootstrap marker).
+import { randomBytes } from 'node:crypto';
+import type { Store } from './store.js';
+
+export async function getSetting(store: Store, key: string): Promise<string | undefined> {
+  const row = await store.db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();
+  return row?.value;
+}
+
+/** Stores `value` unless the key exists; returns what is stored after the race. */
+export async function putSettingOnce(store: Store, key: string, value: string): Promise<string> {
+  await store.db
+    .insertInto('settings')
+    .values({ key, value })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
+  const stored = await getSetting(store, key);
+  if (stored === undefined) throw new Error(`setting ${key} vanished`);
+  return stored;
+}
+
+/** A random secret created once and shared by every instance on this database. */
+export async function sharedSecret(store: Store, key: string): Promise<Buffer> {
+  const existing = await getSetting(store, key);
+  const value = existing ?? (await putSettingOnce(store, key, randomBytes(32).toString('base64')));
+  return Buffer.from(value, 'base64');
+}

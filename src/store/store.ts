@@ -1,0 +1,63 @@
+// Opens the database: an embedded SQLite file by default, PostgreSQL when a
+// postgres:// URL is given. Dialect differences end in this folder.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.js';
+import { migrate } from './migrate.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Store {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+export interface StoreOptions {
+  /** postgres://… URL; empty for SQLite. */
+  databaseUrl?: string;
+  /** Directory of the SQLite file. */
+  dataDir: string;
+  /** Pool size for PostgreSQL. */
+  poolSize?: number;
+}
+
+export function describeDatabase(opts: StoreOptions): string {
+  if (opts.databaseUrl) {
+    const u = new URL(opts.databaseUrl);
+    return `postgres://${u.host}${u.pathname}`; // never print credentials
+  }
+  return join(opts.dataDir, 'berth.db');
+}
+
+export async function openStore(opts: StoreOptions): Promise<Store> {
+  let store: Store;
+  if (opts.databaseUrl && /^postgres(ql)?:\/\//.test(opts.databaseUrl)) {
+    // int8 (count(*)) comes back as a string unless told otherwise.
+    pg.types.setTypeParser(20, (v) => Number(v));
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    store = { db, dialect: 'postgres', close: () => db.destroy() };
+  } else if (opts.databaseUrl) {
+    throw new Error(`unsupported --database URL (expected postgres://…): ${opts.databaseUrl.split(':')[0]}:`);
+  } else {
+    mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
+    const file = new SQLite(join(opts.dataDir, 'berth.db'));
+    file.pragma('journal_mode = WAL');
+    file.pragma('synchronous = NORMAL');
+    file.pragma('busy_timeout = 5000');
+    file.pragma('foreign_keys = ON');
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
+    store = { db, dialect: 'sqlite', close: () => db.destroy() };
+  }
+  try {
+    await migrate(store);
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  return store;
+}
