@@ -13,3 +13,13 @@ export const rootGroupNameTaken = (name: string) =>
 
 // Identities
 export const identityNotFound = (uid: string) => notFound(IAM_DOMAIN, 'iam.berth.dev/Identity', uid);
+
+// Roles and role bindings
+export const roleNotFound = (uid: string) => notFound(IAM_DOMAIN, 'iam.berth.dev/Role', uid);
+export const roleBindingNotFound = (uid: string) => notFound(IAM_DOMAIN, 'iam.berth.dev/RoleBinding', uid);
+export const roleInUse = (uid: string) =>
+  failedPrecondition(IAM_DOMAIN, 'RESOURCE_IN_USE', 'the role is used by at least one role binding; delete those first', uid);
+export const builtinRoleImmutable = (uid: string) =>
+  failedPrecondition(IAM_DOMAIN, 'BUILTIN_ROLE', 'built-in roles cannot be changed or deleted', uid);
+export const roleBindingExists = (group: string, identity: string, role: string) =>
+  alreadyExists(IAM_DOMAIN, 'iam.berth.dev/RoleBinding', `${group}:${identity}:${role}`, 'this identity already has this role on this group');
