@@ -1,0 +1,33 @@
+import type { HandlerContext } from '@connectrpc/connect';
+import { Capability } from '../../gen/berth/capabilities/v1/capabilities_pb.js';
+import type { ListRolesRequest, ListRolesResponse } from '../../gen/berth/iam/v2/roles_pb.js';
+import { callerOf } from '../../auth/caller.js';
+import { runList, type ListSpec } from '../../store/run-list.js';
+import { visibleCondition, type Condition } from '../../store/list-page.js';
+import type { RolesTable } from '../../store/schema.js';
+import type { ServiceDeps } from '../../store/service-deps.js';
+import { IAM_DOMAIN } from '../errors.js';
+import { roleFromRow } from './role-row.js';
+
+const SPEC: ListSpec = {
+  table: 'roles',
+  domain: IAM_DOMAIN,
+  columns: { uid: 'uid', name: 'name', created_at: 'create_time', updated_at: 'update_time' },
+  defaultOrder: { field: 'uid', desc: false },
+};
+
+/** Built-in roles (visible to everyone) plus the custom roles under the groups where the caller holds roles.list. */
+export async function listRoles(deps: ServiceDeps, req: ListRolesRequest, ctx: HandlerContext): Promise<ListRolesResponse> {
+  const scopes = await callerOf(ctx, IAM_DOMAIN).scopes(Capability.CAP_IAM_ROLES_LIST);
+  const custom = visibleCondition(scopes)!;
+  const conditions: Condition[] = [(eb) => eb.or([eb('builtin', '=', 1), custom(eb)])];
+  if (req.name !== '') conditions.push((eb) => eb('name', '=', req.name));
+  const page = await runList<RolesTable>(deps, SPEC, req, { conditions, key: { name: req.name } }, 'all');
+  return {
+    $typeName: 'berth.iam.v2.ListRolesResponse',
+    roles: page.rows.map(roleFromRow),
+    nextPageToken: page.nextPageToken,
+    totalCount: page.totalCount,
+    skipped: page.skipped,
+  };
+}

@@ -1,0 +1,31 @@
+import { create } from '@bufbuild/protobuf';
+import type { Capability } from '../../gen/berth/capabilities/v1/capabilities_pb.js';
+import { RoleSchema, type Role } from '../../gen/berth/iam/v2/roles_pb.js';
+import { isoToTimestamp } from '../../core/clock.js';
+import type { RolesTable } from '../../store/schema.js';
+import type { ServiceDeps } from '../../store/service-deps.js';
+import { roleNotFound } from '../errors.js';
+
+export const MAX_ROLE_NAME = 63;
+export const MAX_ROLE_DESCRIPTION = 255;
+
+export function roleCapabilities(row: Pick<RolesTable, 'capabilities'>): Capability[] {
+  return JSON.parse(row.capabilities) as Capability[];
+}
+
+export function roleFromRow(row: RolesTable): Role {
+  return create(RoleSchema, {
+    uid: row.uid,
+    name: row.name,
+    description: row.description,
+    capabilities: roleCapabilities(row),
+    createTime: isoToTimestamp(row.create_time),
+    updateTime: isoToTimestamp(row.update_time),
+  });
+}
+
+export async function loadRoleRow(deps: Pick<ServiceDeps, 'store'>, uid: string): Promise<RolesTable> {
+  const row = await deps.store.db.selectFrom('roles').selectAll().where('uid', '=', uid).executeTakeFirst();
+  if (!row) throw roleNotFound(uid);
+  return row;
+}

@@ -1,0 +1,32 @@
+import type { HandlerContext } from '@connectrpc/connect';
+import { RoleSchema, type Role, type UpdateRoleRequest } from '../../gen/berth/iam/v2/roles_pb.js';
+import { callerOf } from '../../auth/caller.js';
+import { nowIso } from '../../core/clock.js';
+import { applyFields, fieldsToUpdate } from '../../core/field-mask.js';
+import type { ServiceDeps } from '../../store/service-deps.js';
+import { badIamRequest, builtinRoleImmutable, IAM_DOMAIN } from '../errors.js';
+import { loadRoleRow, roleFromRow } from './role-row.js';
+import { normalizeCapabilities, roleViolations } from './role-rules.js';
+
+export async function updateRole(deps: ServiceDeps, req: UpdateRoleRequest, ctx: HandlerContext): Promise<Role> {
+  const incoming = req.role!; // the guard has checked role.uid
+  const fields = fieldsToUpdate(RoleSchema, incoming, req.updateMask, IAM_DOMAIN);
+  const caller = callerOf(ctx, IAM_DOMAIN);
+  return deps.store.db.transaction().execute(async (trx) => {
+    const row = await loadRoleRow({ store: { ...deps.store, db: trx } }, incoming.uid);
+    if (row.builtin === 1) throw builtinRoleImmutable(row.uid);
+    const merged = applyFields(RoleSchema, roleFromRow(row), incoming, fields);
+    const caps = normalizeCapabilities(merged.capabilities);
+    const bad = roleViolations(merged.name, merged.description, caps);
+    if (bad.length > 0) throw badIamRequest(bad);
+    // Anti-escalation, as on create: the role's capabilities apply at its group.
+    await caller.require(IAM_DOMAIN, caps, row.parent_uid);
+    const next = { ...row, name: merged.name, description: merged.description, capabilities: JSON.stringify(caps), update_time: nowIso() };
+    await trx
+      .updateTable('roles')
+      .set({ name: next.name, description: next.description, capabilities: next.capabilities, update_time: next.update_time })
+      .where('uid', '=', row.uid)
+      .execute();
+    return roleFromRow(next);
+  });
+}
