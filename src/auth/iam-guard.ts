@@ -77,7 +77,11 @@ export function guard<S extends DescService>(service: S, impl: ServiceImpl<S>, d
     }
     const rule = ruleOf(method);
     const handler = fn.bind(impl) as Handler;
-    if (!rule || rule.mode.case === 'disabled') {
+    if (!rule || rule.mode.case === undefined) {
+      // Default deny: an RPC that does not declare its rule cannot be served.
+      throw new Error(`${service.typeName}.${method.name} has no (berth.annotations.v1.iam) option`);
+    }
+    if (rule.mode.case === 'disabled') {
       out[method.localName] = handler;
       continue;
     }

@@ -2,11 +2,11 @@
 // postgres:// URL is given. Dialect differences end in this folder.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
 import { migrate } from './migrate.js';
+import { openSqlite } from './sqlite-database.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -45,11 +45,7 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
     throw new Error(`unsupported --database URL (expected postgres://…): ${opts.databaseUrl.split(':')[0]}:`);
   } else {
     mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
-    const file = new SQLite(join(opts.dataDir, 'berth.db'));
-    file.pragma('journal_mode = WAL');
-    file.pragma('synchronous = NORMAL');
-    file.pragma('busy_timeout = 5000');
-    file.pragma('foreign_keys = ON');
+    const file = openSqlite(join(opts.dataDir, 'berth.db'));
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
     store = { db, dialect: 'sqlite', close: () => db.destroy() };
   }

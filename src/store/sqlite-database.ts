@@ -1,0 +1,33 @@
+// Node's built-in SQLite (node:sqlite) behind the small interface Kysely's
+// SqliteDialect drives. Chosen over better-sqlite3, whose statements aborted the
+// process during garbage collection under Node.js 24.21 (measured: the server
+// died within seconds of start), and which needed a native build on install.
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import type { SqliteDatabase, SqliteStatement } from 'kysely';
+
+type Param = null | number | bigint | string | NodeJS.ArrayBufferView;
+
+function wrap(stmt: StatementSync): SqliteStatement {
+  const reader = stmt.columns().length > 0;
+  return {
+    reader,
+    all: (params) => stmt.all(...(params as Param[])),
+    run: (params) => {
+      const r = stmt.run(...(params as Param[]));
+      return { changes: r.changes, lastInsertRowid: r.lastInsertRowid };
+    },
+    iterate: (params) => stmt.iterate(...(params as Param[])) as IterableIterator<unknown>,
+  };
+}
+
+export function openSqlite(file: string): SqliteDatabase {
+  const db = new DatabaseSync(file);
+  db.exec('PRAGMA journal_mode = WAL');
+  db.exec('PRAGMA synchronous = NORMAL');
+  db.exec('PRAGMA busy_timeout = 5000');
+  db.exec('PRAGMA foreign_keys = ON');
+  return {
+    close: () => db.close(),
+    prepare: (sql) => wrap(db.prepare(sql)),
+  };
+}

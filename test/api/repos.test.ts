@@ -1,0 +1,86 @@
+// Repos over REST and gRPC: the contract's examples, list semantics and errors.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { ReposService } from '../../src/gen/berth/registry/v2/repos_pb.js';
+import { ConnectError, Code } from '@connectrpc/connect';
+import { startBerth, type Berth } from '../harness/berth-process.js';
+import { grpcClient, ownerToken, rest } from '../harness/api-client.js';
+
+describe('registry repos', () => {
+  let berth: Berth;
+  let token: string;
+  before(async () => {
+    berth = await startBerth();
+    token = ownerToken(berth.credentialsFile);
+  });
+  after(async () => {
+    await berth.stop();
+  });
+
+  it('creates, gets, lists, patches and deletes a repo over REST', async () => {
+    const created = await rest(berth.url, 'POST', `/registry/v2/repos/${berth.orgUid}`, { token, body: { name: 'nginx', description: 'web server' } });
+    assert.equal(created.status, 200, created.text);
+    assert.match(created.json.uid, new RegExp(`^${berth.orgUid}/[0-9a-f]{16}$`));
+    assert.match(created.json.createTime, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    const uid = created.json.uid as string;
+
+    const got = await rest(berth.url, 'GET', `/registry/v2/repos/${uid}`, { token });
+    assert.equal(got.status, 200);
+    assert.deepEqual(got.json, created.json);
+
+    const patched = await rest(berth.url, 'PATCH', `/registry/v2/repos/${uid}`, { token, body: { description: 'changed' } });
+    assert.equal(patched.status, 200, patched.text);
+    assert.equal(patched.json.description, 'changed');
+    assert.equal(patched.json.name, 'nginx');
+
+    // With a mask, other body fields are ignored.
+    const masked = await rest(berth.url, 'PATCH', `/registry/v2/repos/${uid}?updateMask=description`, { token, body: { name: 'ignored', description: 'masked' } });
+    assert.equal(masked.json.name, 'nginx');
+    assert.equal(masked.json.description, 'masked');
+
+    const listed = await rest(berth.url, 'GET', `/registry/v2/repos?name=nginx`, { token });
+    assert.equal(listed.status, 200);
+    assert.equal(listed.json.totalCount, '1');
+    assert.equal(listed.json.skipped, 0);
+    assert.equal(listed.json.nextPageToken, '');
+
+    const del = await rest(berth.url, 'DELETE', `/registry/v2/repos/${uid}`, { token });
+    assert.equal(del.status, 200);
+    assert.equal(del.text, '{}');
+    const gone = await rest(berth.url, 'GET', `/registry/v2/repos/${uid}`, { token });
+    assert.equal(gone.status, 404);
+    assert.equal(gone.json.code, 5);
+    assert.ok(gone.json.details.some((d: { '@type': string }) => d['@type'] === 'type.googleapis.com/google.rpc.ResourceInfo'));
+  });
+
+  it('serves the same repo over gRPC', async () => {
+    const client = grpcClient(ReposService, berth.url, token);
+    const repo = await client.createRepo({ parent: berth.orgUid, repo: { name: 'grpc-repo' } });
+    const got = await client.getRepo({ uid: repo.uid });
+    assert.equal(got.name, 'grpc-repo');
+    const viaRest = await rest(berth.url, 'GET', `/registry/v2/repos/${repo.uid}`, { token });
+    assert.equal(viaRest.json.name, 'grpc-repo');
+    await assert.rejects(client.getRepo({ uid: `${berth.orgUid}/0000000000000000` }), (err: unknown) => {
+      assert.ok(err instanceof ConnectError);
+      assert.equal(err.code, Code.NotFound);
+      return true;
+    });
+  });
+
+  it('rejects a bad repo name with a field violation and creates nothing', async () => {
+    const r = await rest(berth.url, 'POST', `/registry/v2/repos/${berth.orgUid}`, { token, body: { name: 'Bad Name' } });
+    assert.equal(r.status, 400);
+    assert.equal(r.json.code, 3);
+    assert.match(r.json.message, /^Invalid argument: /);
+    const bad = r.json.details.find((d: { '@type': string }) => d['@type'] === 'type.googleapis.com/google.rpc.BadRequest');
+    assert.equal(bad.fieldViolations[0].field, 'repo.name');
+    const list = await rest(berth.url, 'GET', `/registry/v2/repos?name=${encodeURIComponent('Bad Name')}`, { token });
+    assert.equal(list.json.totalCount, '0');
+  });
+
+  it('requires a token', async () => {
+    const r = await rest(berth.url, 'GET', '/registry/v2/repos');
+    assert.equal(r.status, 401);
+    assert.equal(r.json.code, 16);
+  });
+});

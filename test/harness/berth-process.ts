@@ -1,0 +1,108 @@
+// Starts a real `berth serve` process on a free port, on SQLite (default) or on
+// a fresh PostgreSQL database when BERTH_TEST_PG names an admin connection URL.
+// Black-box: tests talk to it over sockets only.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+const ROOT = join(import.meta.dirname, '..', '..', '..');
+export const CLI = join(ROOT, 'dist', 'src', 'cli', 'main.js');
+
+export interface Berth {
+  url: string;
+  dataDir: string;
+  databaseUrl?: string;
+  orgUid: string;
+  orgName: string;
+  ownerIdentity: string;
+  credentialsFile: string;
+  process: ChildProcess;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export interface StartOptions {
+  /** Reuse a database (several instances on one PostgreSQL). */
+  databaseUrl?: string;
+  dataDir?: string;
+  publicUrl?: string;
+  org?: string;
+  extraArgs?: string[];
+}
+
+/** A new, empty PostgreSQL database when BERTH_TEST_PG is set; undefined for SQLite. */
+export async function freshDatabase(): Promise<string | undefined> {
+  const admin = process.env.BERTH_TEST_PG;
+  if (!admin) return undefined;
+  const name = `berth_test_${randomBytes(6).toString('hex')}`;
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  await client.query(`CREATE DATABASE ${name}`);
+  await client.end();
+  const u = new URL(admin);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+export function usingPostgres(): boolean {
+  return Boolean(process.env.BERTH_TEST_PG);
+}
+
+export async function startBerth(opts: StartOptions = {}): Promise<Berth> {
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'berth-test-'));
+  const databaseUrl = opts.databaseUrl ?? (await freshDatabase());
+  const org = opts.org ?? 'example.com';
+  const args = [CLI, 'serve', '--listen', '127.0.0.1:0', '--data', dataDir, '--org', org, '--log-level', 'warn'];
+  if (databaseUrl) args.push('--database', databaseUrl);
+  if (opts.publicUrl) args.push('--public-url', opts.publicUrl);
+  args.push(...(opts.extraArgs ?? []));
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`berth did not start in time:\n${out}`)), 30_000);
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /berth is serving at (http\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`berth exited with ${code}:\n${out}`));
+    });
+  });
+  // Logs must not fill the pipe; keep draining.
+  child.stdout!.resume();
+  child.stderr!.resume();
+  const credentialsFile = join(dataDir, 'admin-credentials.json');
+  let creds: { identity: string; organization: { uid: string; name: string } } = { identity: '', organization: { uid: '', name: '' } };
+  try {
+    creds = JSON.parse(readFileSync(credentialsFile, 'utf8')) as typeof creds;
+  } catch {
+    // a second instance on a shared database writes no credentials
+  }
+  return {
+    url,
+    dataDir,
+    databaseUrl,
+    orgUid: creds.organization.uid,
+    orgName: creds.organization.name,
+    ownerIdentity: creds.identity,
+    credentialsFile,
+    process: child,
+    async stop(signal: NodeJS.Signals = 'SIGTERM') {
+      if (child.exitCode !== null) return child.exitCode;
+      const done = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+      child.kill(signal);
+      const code = await done;
+      if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
+      return code;
+    },
+  };
+}
