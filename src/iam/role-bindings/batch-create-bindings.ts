@@ -1,0 +1,48 @@
+import type { HandlerContext } from '@connectrpc/connect';
+import type { BatchCreateRoleBindingsRequest, BatchCreateRoleBindingsResponse } from '../../gen/berth/iam/v2/role_bindings_pb.js';
+import { callerOf } from '../../auth/caller.js';
+import type { FieldViolation } from '../../core/api-error.js';
+import { isSelfOrBelow, isValidUid } from '../../core/uidp.js';
+import type { ServiceDeps } from '../../store/service-deps.js';
+import { badIamRequest, IAM_DOMAIN } from '../errors.js';
+import { loadHydrated } from './binding-row.js';
+import { insertBinding, type NewBinding } from './binding-rules.js';
+
+export const MAX_BATCH = 25;
+
+/** Resolves inheritance (parent, role) and checks the shape of the whole batch before touching the database. */
+function plan(req: BatchCreateRoleBindingsRequest): NewBinding[] {
+  if (req.requests.length === 0) throw badIamRequest([{ field: 'requests', description: 'at least one request is required' }]);
+  if (req.requests.length > MAX_BATCH) throw badIamRequest([{ field: 'requests', description: `at most ${MAX_BATCH} requests per batch` }]);
+  const violations: FieldViolation[] = [];
+  const out = req.requests.map((r, i): NewBinding => {
+    const field = `requests[${i}]`;
+    const parent = r.parent === '' ? req.parent : r.parent;
+    if (!isValidUid(parent) || !isSelfOrBelow(parent, req.parent)) {
+      violations.push({ field: `${field}.parent`, description: 'must be the batch parent or a group below it' });
+    }
+    const own = r.roleBinding?.roleUid ?? '';
+    if (own !== '' && req.roleUid !== '' && own !== req.roleUid) {
+      violations.push({ field: `${field}.role_binding.role_uid`, description: 'differs from the batch role_uid' });
+    }
+    return { parent, identityUid: r.roleBinding?.identityUid ?? '', roleUid: own === '' ? req.roleUid : own, field: `${field}.role_binding` };
+  });
+  if (violations.length > 0) throw badIamRequest(violations);
+  return out;
+}
+
+/** All or none: every binding is validated and inserted in one transaction. */
+export async function batchCreateRoleBindings(
+  deps: ServiceDeps,
+  req: BatchCreateRoleBindingsRequest,
+  ctx: HandlerContext,
+): Promise<BatchCreateRoleBindingsResponse> {
+  const caller = callerOf(ctx, IAM_DOMAIN);
+  const bindings = plan(req);
+  const roleBindings = await deps.store.db.transaction().execute(async (trx) => {
+    const uids: string[] = [];
+    for (const b of bindings) uids.push((await insertBinding(trx, caller, b)).uid);
+    return Promise.all(uids.map((u) => loadHydrated(trx, u)));
+  });
+  return { $typeName: 'berth.iam.v2.BatchCreateRoleBindingsResponse', roleBindings };
+}

@@ -1,0 +1,69 @@
+// The checks every new binding passes, for create and batch create alike. They
+// run inside the caller's transaction so a batch is validated and written as one.
+import type { Kysely, Transaction } from 'kysely';
+import type { Caller } from '../../auth/caller.js';
+import { Capability } from '../../gen/berth/capabilities/v1/capabilities_pb.js';
+import { nowIso } from '../../core/clock.js';
+import { isSelfOrBelow, isValidUid, newChildUid, parentOf, rootOf } from '../../core/uidp.js';
+import type { Database, RoleBindingsTable } from '../../store/schema.js';
+import { badIamRequest, groupNotFound, IAM_DOMAIN, identityNotFound, roleBindingExists, roleNotFound } from '../errors.js';
+import { roleCapabilities } from '../roles/role-row.js';
+
+export interface NewBinding {
+  parent: string;
+  identityUid: string;
+  roleUid: string;
+  /** Field path prefix for violations, e.g. "role_binding" or "requests[2].role_binding". */
+  field: string;
+  /** Kept when an update re-validates an existing binding. */
+  keep?: { uid: string; createTime: string };
+}
+
+export function requiredViolations(b: NewBinding) {
+  const out = [];
+  if (b.identityUid === '') out.push({ field: `${b.field}.identity_uid`, description: 'identity_uid is required' });
+  else if (!isValidUid(b.identityUid)) out.push({ field: `${b.field}.identity_uid`, description: 'identity_uid is not a valid uid' });
+  if (b.roleUid === '') out.push({ field: `${b.field}.role_uid`, description: 'role_uid is required' });
+  else if (!isValidUid(b.roleUid)) out.push({ field: `${b.field}.role_uid`, description: 'role_uid is not a valid uid' });
+  return out;
+}
+
+/** Validates one binding against the database and inserts it; throws on the first problem. */
+export async function insertBinding(trx: Transaction<Database> | Kysely<Database>, caller: Caller, b: NewBinding): Promise<RoleBindingsTable> {
+  const bad = requiredViolations(b);
+  if (bad.length > 0) throw badIamRequest(bad);
+  const group = await trx.selectFrom('groups').select('uid').where('uid', '=', b.parent).executeTakeFirst();
+  if (!group) throw groupNotFound(b.parent);
+  const identity = await trx.selectFrom('identities').select('uid').where('uid', '=', b.identityUid).executeTakeFirst();
+  if (!identity) throw identityNotFound(b.identityUid);
+  const role = await trx.selectFrom('roles').select(['uid', 'builtin', 'capabilities']).where('uid', '=', b.roleUid).executeTakeFirst();
+  if (!role) throw roleNotFound(b.roleUid);
+  // A custom role only means something in the group that defines it and below.
+  if (role.builtin !== 1 && !isSelfOrBelow(b.parent, parentOf(role.uid))) {
+    throw badIamRequest([{ field: `${b.field}.role_uid`, description: 'the role is not defined at this group or above it' }]);
+  }
+  if (rootOf(b.identityUid) !== rootOf(b.parent)) {
+    throw badIamRequest([{ field: `${b.field}.identity_uid`, description: "the identity does not belong to this group's organization" }]);
+  }
+  // Anti-escalation: a caller can hand out only what it holds at the group.
+  await caller.require(IAM_DOMAIN, [Capability.CAP_IAM_ROLE_BINDINGS_CREATE, ...roleCapabilities(role)], b.parent);
+  const dup = await trx
+    .selectFrom('role_bindings')
+    .select('uid')
+    .where('parent_uid', '=', b.parent)
+    .where('identity_uid', '=', b.identityUid)
+    .where('role_uid', '=', b.roleUid)
+    .executeTakeFirst();
+  if (dup) throw roleBindingExists(b.parent, b.identityUid, b.roleUid);
+  const now = nowIso();
+  const row = {
+    uid: b.keep?.uid ?? newChildUid(b.parent),
+    parent_uid: b.parent,
+    identity_uid: b.identityUid,
+    role_uid: b.roleUid,
+    create_time: b.keep?.createTime ?? now,
+    update_time: now,
+  };
+  await trx.insertInto('role_bindings').values(row).execute();
+  return row;
+}

@@ -1,0 +1,20 @@
+import type { HandlerContext } from '@connectrpc/connect';
+import type { CreateRoleBindingRequest, RoleBinding } from '../../gen/berth/iam/v2/role_bindings_pb.js';
+import { callerOf } from '../../auth/caller.js';
+import type { ServiceDeps } from '../../store/service-deps.js';
+import { IAM_DOMAIN } from '../errors.js';
+import { loadHydrated } from './binding-row.js';
+import { insertBinding } from './binding-rules.js';
+
+export async function createRoleBinding(deps: ServiceDeps, req: CreateRoleBindingRequest, ctx: HandlerContext): Promise<RoleBinding> {
+  const caller = callerOf(ctx, IAM_DOMAIN);
+  return deps.store.db.transaction().execute(async (trx) => {
+    const row = await insertBinding(trx, caller, {
+      parent: req.parent,
+      identityUid: req.roleBinding?.identityUid ?? '',
+      roleUid: req.roleBinding?.roleUid ?? '',
+      field: 'role_binding',
+    });
+    return loadHydrated(trx, row.uid);
+  });
+}

@@ -1,0 +1,34 @@
+import type { HandlerContext } from '@connectrpc/connect';
+import { Capability } from '../../gen/berth/capabilities/v1/capabilities_pb.js';
+import type { ListRoleBindingsRequest, ListRoleBindingsResponse } from '../../gen/berth/iam/v2/role_bindings_pb.js';
+import { callerOf } from '../../auth/caller.js';
+import { runList, type ListSpec } from '../../store/run-list.js';
+import type { Condition } from '../../store/list-page.js';
+import type { RoleBindingsTable } from '../../store/schema.js';
+import type { ServiceDeps } from '../../store/service-deps.js';
+import { IAM_DOMAIN } from '../errors.js';
+import { hydrateRows } from './binding-row.js';
+
+const SPEC: ListSpec = {
+  table: 'role_bindings',
+  domain: IAM_DOMAIN,
+  columns: { uid: 'uid', created_at: 'create_time' },
+  defaultOrder: { field: 'uid', desc: false },
+};
+
+export async function listRoleBindings(deps: ServiceDeps, req: ListRoleBindingsRequest, ctx: HandlerContext): Promise<ListRoleBindingsResponse> {
+  const visible = await callerOf(ctx, IAM_DOMAIN).scopes(Capability.CAP_IAM_ROLE_BINDINGS_LIST);
+  const conditions: Condition[] = [];
+  if (req.identity !== '') conditions.push((eb) => eb('identity_uid', '=', req.identity));
+  if (req.group !== '') conditions.push((eb) => eb('parent_uid', '=', req.group));
+  if (req.role !== '') conditions.push((eb) => eb('role_uid', '=', req.role));
+  const key = { identity: req.identity, group: req.group, role: req.role };
+  const page = await runList<RoleBindingsTable>(deps, SPEC, req, { conditions, key }, visible);
+  return {
+    $typeName: 'berth.iam.v2.ListRoleBindingsResponse',
+    roleBindings: await hydrateRows(deps.store.db, page.rows),
+    nextPageToken: page.nextPageToken,
+    totalCount: page.totalCount,
+    skipped: page.skipped,
+  };
+}

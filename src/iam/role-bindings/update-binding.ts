@@ -1,0 +1,31 @@
+import type { HandlerContext } from '@connectrpc/connect';
+import { RoleBindingSchema, type RoleBinding, type UpdateRoleBindingRequest } from '../../gen/berth/iam/v2/role_bindings_pb.js';
+import { callerOf } from '../../auth/caller.js';
+import { fieldsToUpdate } from '../../core/field-mask.js';
+import type { ServiceDeps } from '../../store/service-deps.js';
+import { badIamRequest, IAM_DOMAIN, roleBindingNotFound } from '../errors.js';
+import { loadHydrated } from './binding-row.js';
+import { insertBinding } from './binding-rules.js';
+
+/**
+ * Only the role can change. The new role passes every check a new binding
+ * would (scope, anti-escalation, duplicates), so the row is re-validated by
+ * deleting and re-inserting it with the same uid in one transaction.
+ */
+export async function updateRoleBinding(deps: ServiceDeps, req: UpdateRoleBindingRequest, ctx: HandlerContext): Promise<RoleBinding> {
+  const incoming = req.roleBinding!; // the guard has checked role_binding.uid
+  const fields = fieldsToUpdate(RoleBindingSchema, incoming, req.updateMask, IAM_DOMAIN);
+  const caller = callerOf(ctx, IAM_DOMAIN);
+  // identity_uid may ride along empty (e.g. mask "*"); anything else is not updatable.
+  const other = fields.find((f) => f.name !== 'role_uid' && !(f.name === 'identity_uid' && incoming.identityUid === ''));
+  if (other) throw badIamRequest([{ field: `role_binding.${other.name}`, description: 'only role_uid can be updated' }]);
+  return deps.store.db.transaction().execute(async (trx) => {
+    const row = await trx.selectFrom('role_bindings').selectAll().where('uid', '=', incoming.uid).executeTakeFirst();
+    if (!row) throw roleBindingNotFound(incoming.uid);
+    if (!fields.some((f) => f.name === 'role_uid') || incoming.roleUid === row.role_uid) return loadHydrated(trx, row.uid);
+    await trx.deleteFrom('role_bindings').where('uid', '=', row.uid).execute();
+    const keep = { uid: row.uid, createTime: row.create_time };
+    await insertBinding(trx, caller, { parent: row.parent_uid, identityUid: row.identity_uid, roleUid: incoming.roleUid, field: 'role_binding', keep });
+    return loadHydrated(trx, row.uid);
+  });
+}
