@@ -2,8 +2,12 @@
 // folder → one line here → tests → docs.
 import type { DescService } from '@bufbuild/protobuf';
 import type { ServiceImpl } from '@connectrpc/connect';
+import { GroupsService } from '../gen/berth/iam/v2/groups_pb.js';
+import { IdentitiesService } from '../gen/berth/iam/v2/identities_pb.js';
 import { PingService } from '../gen/berth/ping/v2/ping_pb.js';
 import { ReposService } from '../gen/berth/registry/v2/repos_pb.js';
+import { groupsService } from '../iam/groups/service.js';
+import { identitiesService } from '../iam/identities/service.js';
 import { pingService } from '../ping/ping-service.js';
 import { reposService } from '../registry/repos/service.js';
 import type { ServiceDeps } from '../store/service-deps.js';
@@ -21,5 +25,7 @@ export function allServices(deps: ServiceDeps): ServiceEntry[] {
   return [
     entry(PingService, pingService()),
     entry(ReposService, reposService(deps)),
+    entry(GroupsService, groupsService(deps)),
+    entry(IdentitiesService, identitiesService(deps)),
   ];
 }

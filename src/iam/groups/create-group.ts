@@ -1,0 +1,60 @@
+// CreateGroup is unscoped in the proto (a new root organization has no parent
+// to check against), so the permission checks live here instead of the guard.
+import type { HandlerContext } from '@connectrpc/connect';
+import { Capability } from '../../gen/berth/capabilities/v1/capabilities_pb.js';
+import type { CreateGroupRequest, Group } from '../../gen/berth/iam/v2/groups_pb.js';
+import { callerOf, type Caller } from '../../auth/caller.js';
+import { builtinRoleByName } from '../../auth/builtin-roles.js';
+import { permissionDenied } from '../../core/api-error.js';
+import { nowIso } from '../../core/clock.js';
+import { isValidUid, newChildUid, newRootUid } from '../../core/uidp.js';
+import type { ServiceDeps } from '../../store/service-deps.js';
+import { badIamRequest, groupNotFound, IAM_DOMAIN, rootGroupNameTaken } from '../errors.js';
+import { groupFromRow, groupViolations } from './group-row.js';
+
+const CREATE = Capability.CAP_IAM_GROUPS_CREATE;
+
+export async function createGroup(deps: ServiceDeps, req: CreateGroupRequest, ctx: HandlerContext): Promise<Group> {
+  const caller = callerOf(ctx, IAM_DOMAIN);
+  const parent = req.parent;
+  if (parent !== '' && !isValidUid(parent)) {
+    throw badIamRequest([{ field: 'parent', description: `"${parent.slice(0, 80)}" is not a valid uid` }]);
+  }
+  // Permission before existence, so callers cannot probe for group uids.
+  if (parent !== '') await caller.require(IAM_DOMAIN, [CREATE], parent);
+  else await requireOwnerSomewhere(caller);
+  const name = req.group?.name ?? '';
+  const description = req.group?.description ?? '';
+  const bad = groupViolations(name, description);
+  if (bad.length > 0) throw badIamRequest(bad);
+
+  const now = nowIso();
+  const row = { uid: parent === '' ? newRootUid() : newChildUid(parent), parent_uid: parent, name, description, verified: 0, create_time: now, update_time: now };
+  await deps.store.db.transaction().execute(async (trx) => {
+    if (parent !== '') {
+      const found = await trx.selectFrom('groups').select('uid').where('uid', '=', parent).executeTakeFirst();
+      if (!found) throw groupNotFound(parent);
+    } else {
+      const taken = await trx.selectFrom('groups').select('uid').where('parent_uid', '=', '').where('name', '=', name).executeTakeFirst();
+      if (taken) throw rootGroupNameTaken(name);
+    }
+    await trx.insertInto('groups').values(row).execute();
+    if (parent === '') {
+      // Whoever creates an organization owns it; otherwise nobody could use it.
+      const owner = builtinRoleByName('owner')!;
+      await trx
+        .insertInto('role_bindings')
+        .values({ uid: newChildUid(row.uid), parent_uid: row.uid, identity_uid: caller.identityUid, role_uid: owner.uid, create_time: now, update_time: now })
+        .execute();
+    }
+  });
+  return groupFromRow(row);
+}
+
+/** A new organization may be created only by someone who owns one already. */
+async function requireOwnerSomewhere(caller: Caller): Promise<void> {
+  const scopes = await caller.scopes(CREATE);
+  if (!scopes.some((uid) => !uid.includes('/'))) {
+    throw permissionDenied(IAM_DOMAIN, 'creating an organization requires CAP_IAM_GROUPS_CREATE on an existing organization');
+  }
+}

@@ -1,0 +1,38 @@
+import { create } from '@bufbuild/protobuf';
+import { GroupSchema, type Group } from '../../gen/berth/iam/v2/groups_pb.js';
+import type { FieldViolation } from '../../core/api-error.js';
+import { isoToTimestamp } from '../../core/clock.js';
+import type { GroupsTable } from '../../store/schema.js';
+import type { ServiceDeps } from '../../store/service-deps.js';
+import { groupNotFound } from '../errors.js';
+
+export const MAX_NAME = 63;
+export const MAX_DESCRIPTION = 1000;
+
+export function groupFromRow(row: GroupsTable): Group {
+  return create(GroupSchema, {
+    uid: row.uid,
+    name: row.name,
+    description: row.description,
+    verified: row.verified !== 0,
+    createTime: isoToTimestamp(row.create_time),
+    updateTime: isoToTimestamp(row.update_time),
+  });
+}
+
+export async function loadGroupRow(deps: ServiceDeps, uid: string): Promise<GroupsTable> {
+  const row = await deps.store.db.selectFrom('groups').selectAll().where('uid', '=', uid).executeTakeFirst();
+  if (!row) throw groupNotFound(uid);
+  return row;
+}
+
+/** Violations of a group's writable fields, named as in the request (`group.*`). */
+export function groupViolations(name: string, description: string): FieldViolation[] {
+  const out: FieldViolation[] = [];
+  if (name.length === 0) out.push({ field: 'group.name', description: 'name is required' });
+  else if (name.length > MAX_NAME) out.push({ field: 'group.name', description: `name must be at most ${MAX_NAME} characters` });
+  if (description.length > MAX_DESCRIPTION) {
+    out.push({ field: 'group.description', description: `description must be at most ${MAX_DESCRIPTION} characters` });
+  }
+  return out;
+}

@@ -1,0 +1,35 @@
+import { create } from '@bufbuild/protobuf';
+import { IdentitySchema, type CreateIdentityRequest, type Identity } from '../../gen/berth/iam/v2/identities_pb.js';
+import { nowIso } from '../../core/clock.js';
+import { newChildUid } from '../../core/uidp.js';
+import type { ServiceDeps } from '../../store/service-deps.js';
+import { badIamRequest, groupNotFound } from '../errors.js';
+import { identityFieldViolations, identityFromRow } from './identity-row.js';
+import { storeRelationship } from './relationship.js';
+import { checkRelationship } from './validate-relationship.js';
+
+export async function createIdentity(deps: ServiceDeps, req: CreateIdentityRequest): Promise<Identity> {
+  const incoming = req.identity ?? create(IdentitySchema);
+  const bad = identityFieldViolations(incoming);
+  const relationship = checkRelationship(incoming.relationship, bad);
+  if (bad.length > 0) throw badIamRequest(bad);
+  const now = nowIso();
+  const row = {
+    uid: newChildUid(req.parent),
+    parent_uid: req.parent,
+    name: incoming.name,
+    description: incoming.description,
+    company: incoming.company,
+    email: '', // output only: set by sign-in flows, never by the caller
+    last_seen_time: now,
+    create_time: now,
+    update_time: now,
+    ...storeRelationship(relationship),
+  };
+  await deps.store.db.transaction().execute(async (trx) => {
+    const parent = await trx.selectFrom('groups').select('uid').where('uid', '=', req.parent).executeTakeFirst();
+    if (!parent) throw groupNotFound(req.parent);
+    await trx.insertInto('identities').values(row).execute();
+  });
+  return identityFromRow(row);
+}

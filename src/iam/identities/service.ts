@@ -1,0 +1,18 @@
+import type { ServiceImpl } from '@connectrpc/connect';
+import { IdentitiesService } from '../../gen/berth/iam/v2/identities_pb.js';
+import type { ServiceDeps } from '../../store/service-deps.js';
+import { createIdentity } from './create-identity.js';
+import { deleteIdentity } from './delete-identity.js';
+import { getIdentity } from './get-identity.js';
+import { listIdentities } from './list-identities.js';
+import { updateIdentity } from './update-identity.js';
+
+export function identitiesService(deps: ServiceDeps): ServiceImpl<typeof IdentitiesService> {
+  return {
+    createIdentity: (req) => createIdentity(deps, req),
+    getIdentity: (req) => getIdentity(deps, req),
+    listIdentities: (req, ctx) => listIdentities(deps, req, ctx),
+    updateIdentity: (req) => updateIdentity(deps, req),
+    deleteIdentity: (req) => deleteIdentity(deps, req),
+  };
+}
