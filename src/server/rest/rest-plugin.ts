@@ -11,7 +11,7 @@ import { errorResponse, isUnexpected } from '../error-body.js';
 import { messageToJson } from './json-response.js';
 import { buildRequest, parseJsonBody } from './request-message.js';
 import { RouteTable, splitPath, type RestRoute } from './route-table.js';
-import { notFound, unimplemented } from '../../core/api-error.js';
+import { invalidArgument, notFound, unimplemented } from '../../core/api-error.js';
 
 export interface RestService {
   service: DescService;
@@ -41,6 +41,29 @@ export async function restPlugin(app: FastifyInstance, opts: RestOptions): Promi
   // JSON becomes a structured error instead of Fastify's default.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: opts.bodyLimit }, (_req, body, done) => done(null, body));
+
+  // Errors Fastify raises before our handler runs (oversize or unreadable
+  // bodies) get the same structured body. An oversize body is drained (up to
+  // a bound) first so the client can read the answer instead of a reset.
+  app.setErrorHandler(async (err: { code?: string; statusCode?: number; message?: string }, request, reply) => {
+    const domain = `${request.url.split('/')[1] || 'api'}.berth.dev`;
+    const tooLarge = err.code === 'FST_ERR_CTP_BODY_TOO_LARGE';
+    const description = tooLarge ? `the request body exceeds ${opts.bodyLimit} bytes` : 'the request body could not be read';
+    if (tooLarge && !request.raw.readableEnded) {
+      await new Promise<void>((resolve) => {
+        let seen = 0;
+        request.raw.on('data', (c: Buffer) => {
+          seen += c.length;
+          if (seen > 64 * 1024 * 1024) request.raw.destroy();
+        });
+        request.raw.on('end', resolve);
+        request.raw.on('close', resolve);
+        request.raw.resume();
+      });
+    }
+    const { status, body } = errorResponse(invalidArgument(domain, [{ field: 'body', description }]), domain);
+    return reply.code(status).header('content-type', 'application/json').send(JSON.stringify(body));
+  });
 
   const handle = async (request: FastifyRequest, reply: FastifyReply) => {
     const url = new URL(request.url, 'http://berth.invalid');
