@@ -1,0 +1,16 @@
+import type { ServiceImpl } from '@connectrpc/connect';
+import { TagsService } from '../../gen/berth/registry/v2/tags_pb.js';
+import type { ServiceDeps } from '../../store/service-deps.js';
+import { createTag } from './create-tag.js';
+import { deleteTag } from './delete-tag.js';
+import { getTag } from './get-tag.js';
+import { listTags } from './list-tags.js';
+
+export function tagsService(deps: ServiceDeps): ServiceImpl<typeof TagsService> {
+  return {
+    getTag: (req) => getTag(deps, req),
+    listTags: (req, ctx) => listTags(deps, req, ctx),
+    createTag: (req) => createTag(deps, req),
+    deleteTag: (req) => deleteTag(deps, req),
+  };
+}

@@ -1,0 +1,22 @@
+import { create } from '@bufbuild/protobuf';
+import { TagSchema, type Tag } from '../../gen/berth/registry/v2/tags_pb.js';
+import { isoToTimestamp } from '../../core/clock.js';
+import type { TagsTable } from '../../store/schema.js';
+import type { ServiceDeps } from '../../store/service-deps.js';
+import { tagNotFound } from '../errors.js';
+
+export function tagFromRow(row: TagsTable): Tag {
+  return create(TagSchema, {
+    uid: row.uid,
+    name: row.name,
+    digest: row.digest,
+    deprecated: row.deprecated === 1,
+    updateTime: isoToTimestamp(row.update_time),
+  });
+}
+
+export async function loadTagRow(deps: Pick<ServiceDeps, 'store'>, uid: string): Promise<TagsTable> {
+  const row = await deps.store.db.selectFrom('tags').selectAll().where('uid', '=', uid).executeTakeFirst();
+  if (!row) throw tagNotFound(uid);
+  return row;
+}
