@@ -6,10 +6,16 @@ import { GroupsService } from '../gen/berth/iam/v2/groups_pb.js';
 import { IdentitiesService } from '../gen/berth/iam/v2/identities_pb.js';
 import { PingService } from '../gen/berth/ping/v2/ping_pb.js';
 import { ReposService } from '../gen/berth/registry/v2/repos_pb.js';
+import { RoleBindingsService } from '../gen/berth/iam/v2/role_bindings_pb.js';
+import { RolesService } from '../gen/berth/iam/v2/roles_pb.js';
+import { TagsService } from '../gen/berth/registry/v2/tags_pb.js';
 import { groupsService } from '../iam/groups/service.js';
 import { identitiesService } from '../iam/identities/service.js';
 import { pingService } from '../ping/ping-service.js';
 import { reposService } from '../registry/repos/service.js';
+import { roleBindingsService } from '../iam/role-bindings/service.js';
+import { rolesService } from '../iam/roles/service.js';
+import { tagsService } from '../registry/tags/service.js';
 import type { ServiceDeps } from '../store/service-deps.js';
 
 export interface ServiceEntry {
@@ -25,6 +31,9 @@ export function allServices(deps: ServiceDeps): ServiceEntry[] {
   return [
     entry(PingService, pingService()),
     entry(ReposService, reposService(deps)),
+    entry(TagsService, tagsService(deps)),
+    entry(RolesService, rolesService(deps)),
+    entry(RoleBindingsService, roleBindingsService(deps)),
     entry(GroupsService, groupsService(deps)),
     entry(IdentitiesService, identitiesService(deps)),
   ];
