@@ -1,6 +1,8 @@
 // The berth command.
 import { Command } from 'commander';
 import { authCommand } from './auth-command.js';
+import { iamCommand } from './iam-command.js';
+import { imagesCommand } from './images-command.js';
 import { serveCommand } from './serve-command.js';
 
 const program = new Command();
@@ -11,6 +13,8 @@ program
   .showHelpAfterError();
 serveCommand(program);
 authCommand(program);
+iamCommand(program);
+imagesCommand(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   process.stderr.write(`berth: ${err instanceof Error ? err.message : String(err)}\n`);

@@ -1,0 +1,80 @@
+// berth iam roles: list, create, update and delete roles (named sets of
+// capabilities; the built-in ones such as "viewer" cannot be changed).
+import type { Command } from 'commander';
+import { apiCommand, connect, parentOrOrg, patchOf, uidPath, type ApiOptions } from './api-client.js';
+import { listAll } from './list-all.js';
+import { BASIC_COLUMNS, printDeleted, printList, printOne } from './output.js';
+
+interface Role {
+  uid: string;
+  name: string;
+  description?: string;
+  capabilities?: string[];
+  createTime?: string;
+}
+
+/** "CAP_REPO_LIST, cap_tag_list" → ["CAP_REPO_LIST", "CAP_TAG_LIST"]. */
+function parseCapabilities(value: string): string[] {
+  const caps = value.split(',').map((c) => c.trim().toUpperCase()).filter((c) => c !== '');
+  if (caps.length === 0) throw new Error('--capabilities needs at least one capability, e.g. CAP_REPO_LIST');
+  return caps.map((c) => (c.startsWith('CAP_') ? c : `CAP_${c}`));
+}
+
+export function iamRolesCommand(iam: Command): void {
+  const roles = iam
+    .command('roles')
+    .description('Manage roles: named sets of capabilities that role bindings grant')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  berth iam roles list
+  berth iam roles list --name viewer
+  berth iam roles create repo-reader --capabilities CAP_REPO_LIST,CAP_TAG_LIST
+  berth iam roles update <uid> --capabilities CAP_REPO_LIST
+  berth iam roles delete <uid>`,
+    );
+
+  apiCommand(roles, 'list', 'List roles (all pages); without --parent also the built-in ones')
+    .option('--parent <uid>', 'only roles defined directly in this group')
+    .option('--name <name>', 'only roles with this exact name')
+    .addHelpText('after', '\nExamples:\n  berth iam roles list\n  berth iam roles list --name viewer -o id')
+    .action(async (o: ApiOptions & { parent?: string; name?: string }) => {
+      const conn = await connect(o);
+      const items = await listAll<Role>(conn.client, 'iam/v2/roles', 'roles', { 'uidp.children_of': o.parent, name: o.name });
+      printList(items, o.output, BASIC_COLUMNS);
+    });
+
+  apiCommand(roles, 'create <name>', 'Create a role')
+    .option('--parent <uid>', 'group to define it in (default: the organization)')
+    .requiredOption('--capabilities <caps>', 'comma-separated capabilities, e.g. CAP_REPO_LIST,CAP_TAG_LIST', parseCapabilities)
+    .option('--description <text>', 'description')
+    .addHelpText('after', '\nExample:\n  berth iam roles create repo-reader --capabilities CAP_REPO_LIST,CAP_TAG_LIST --description "read the registry"')
+    .action(async (name: string, o: ApiOptions & { parent?: string; capabilities: string[]; description?: string }) => {
+      const conn = await connect(o);
+      const role = await conn.client.call<Role>('POST', `iam/v2/roles/${uidPath(parentOrOrg(conn, o.parent))}`, {
+        body: { name, description: o.description, capabilities: o.capabilities },
+      });
+      printOne(role, o.output, BASIC_COLUMNS);
+    });
+
+  apiCommand(roles, 'update <uid>', 'Change a role (only the fields given; --capabilities replaces the set)')
+    .option('--name <name>', 'new name')
+    .option('--description <text>', 'new description')
+    .option('--capabilities <caps>', 'new comma-separated capability set', parseCapabilities)
+    .addHelpText('after', '\nExample:\n  berth iam roles update <uid> --capabilities CAP_REPO_LIST,CAP_TAG_LIST,CAP_REPO_CREATE')
+    .action(async (uid: string, o: ApiOptions & { name?: string; description?: string; capabilities?: string[] }) => {
+      const { body, updateMask } = patchOf<string | string[]>({ name: o.name, description: o.description, capabilities: o.capabilities });
+      const conn = await connect(o);
+      const role = await conn.client.call<Role>('PATCH', `iam/v2/roles/${uidPath(uid)}`, { query: { updateMask }, body });
+      printOne(role, o.output, BASIC_COLUMNS);
+    });
+
+  apiCommand(roles, 'delete <uid>', 'Delete a role')
+    .addHelpText('after', '\nExample:\n  berth iam roles delete <uid>')
+    .action(async (uid: string, o: ApiOptions) => {
+      const conn = await connect(o);
+      const body = await conn.client.call('DELETE', `iam/v2/roles/${uidPath(uid)}`);
+      printDeleted(uid, body, o.output);
+    });
+}

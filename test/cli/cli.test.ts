@@ -1,0 +1,167 @@
+// The berth CLI's resource commands, run as a child process against a real
+// server. Commands for services not routed yet are skipped, not failed.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it, type TestContext } from 'node:test';
+import { CLI, startBerth, type Berth } from '../harness/berth-process.js';
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** The test's environment without settings that would point the CLI elsewhere. */
+function cliEnv(configDir: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, BERTH_CONFIG_DIR: configDir };
+  delete env.BERTH_API;
+  delete env.BERTH_CREDENTIALS;
+  return env;
+}
+
+describe('berth CLI resource commands', () => {
+  let berth: Berth;
+  let configDir: string;
+
+  function berthCli(...args: string[]): Promise<Run> {
+    return new Promise((resolve) => {
+      execFile(process.execPath, [CLI, ...args], { env: cliEnv(configDir) }, (err, stdout, stderr) => {
+        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+      });
+    });
+  }
+
+  async function ok(...args: string[]): Promise<string> {
+    const r = await berthCli(...args);
+    assert.equal(r.code, 0, `berth ${args.join(' ')} failed:\n${r.stderr}`);
+    return r.stdout;
+  }
+
+  /** Skips the test when the server does not route this service yet. */
+  function skipIfUnrouted(t: TestContext, r: Run): boolean {
+    if (r.code !== 0 && /route "[A-Z]+ [^"]+" not found/.test(r.stderr)) {
+      t.skip(`service not served yet: ${r.stderr.trim()}`);
+      return true;
+    }
+    return false;
+  }
+
+  before(async () => {
+    berth = await startBerth();
+    configDir = mkdtempSync(join(tmpdir(), 'berth-cli-'));
+    const login = await berthCli('auth', 'login', '--credentials', berth.credentialsFile);
+    assert.equal(login.code, 0, login.stderr);
+  });
+  after(async () => {
+    await berth.stop();
+    rmSync(configDir, { recursive: true, force: true });
+  });
+
+  it('creates, lists, updates and deletes repos', async () => {
+    const created = await ok('images', 'repos', 'create', 'cli-nginx', '--description', 'web server', '-o', 'json');
+    const repo = JSON.parse(created) as { uid: string; name: string; description: string };
+    assert.equal(repo.name, 'cli-nginx');
+    assert.equal(repo.description, 'web server');
+    assert.ok(repo.uid.startsWith(`${berth.orgUid}/`));
+
+    const id = (await ok('images', 'repos', 'create', 'cli-app', '-o', 'id')).trim();
+    assert.match(id, new RegExp(`^${berth.orgUid}/[0-9a-f]{16}$`));
+
+    const listed = JSON.parse(await ok('images', 'repos', 'list', '-o', 'json')) as { uid: string; name: string }[];
+    assert.ok(Array.isArray(listed));
+    assert.deepEqual(listed.map((r) => r.name).filter((n) => n.startsWith('cli-')).sort(), ['cli-app', 'cli-nginx']);
+
+    const ids = (await ok('images', 'repos', 'list', '--name', 'cli-nginx', '-o', 'id')).trim().split('\n');
+    assert.deepEqual(ids, [repo.uid]);
+
+    const table = await ok('images', 'repos', 'list', '--parent', berth.orgUid);
+    const [header, ...rows] = table.trimEnd().split('\n');
+    assert.match(header, /^UID\s+NAME\s+DESCRIPTION\s+CREATED$/);
+    const nginxRow = rows.find((r) => r.includes('cli-nginx'));
+    assert.ok(nginxRow?.includes('web server'), table);
+    assert.equal(header.indexOf('NAME'), nginxRow!.indexOf('cli-nginx'), 'columns are aligned');
+
+    const updated = JSON.parse(await ok('images', 'repos', 'update', repo.uid, '--description', 'changed', '-o', 'json')) as typeof repo;
+    assert.equal(updated.description, 'changed');
+    assert.equal(updated.name, 'cli-nginx');
+
+    assert.equal((await ok('images', 'repos', 'delete', repo.uid, '-o', 'id')).trim(), repo.uid);
+    assert.match(await ok('images', 'repos', 'delete', id), /^Deleted /);
+    const after = JSON.parse(await ok('images', 'repos', 'list', '-o', 'json')) as { name: string }[];
+    assert.ok(!after.some((r) => r.name.startsWith('cli-')));
+  });
+
+  it('follows page tokens to list every repo', async () => {
+    const made: string[] = [];
+    for (let i = 0; i < 3; i++) made.push((await ok('images', 'repos', 'create', `page-${i}`, '-o', 'id')).trim());
+    const ids = (await ok('images', 'repos', 'list', '-o', 'id')).trim().split('\n');
+    for (const uid of made) assert.ok(ids.includes(uid));
+    for (const uid of made) await ok('images', 'repos', 'delete', uid);
+  });
+
+  it('prints the API message and exits 1 on an API error, without a stack or token', async () => {
+    const bad = await berthCli('images', 'repos', 'create', 'Bad Name');
+    assert.equal(bad.code, 1);
+    assert.match(bad.stderr, /^berth: Invalid argument: /);
+    assert.doesNotMatch(bad.stderr, /\n\s+at /);
+    assert.equal(bad.stdout, '');
+
+    const missing = await berthCli('images', 'repos', 'delete', `${berth.orgUid}/0000000000000000`);
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /^berth: Not found/);
+    assert.doesNotMatch(missing.stderr, /eyJ/);
+
+    const nothing = await berthCli('images', 'repos', 'update', `${berth.orgUid}/0000000000000000`);
+    assert.equal(nothing.code, 1);
+    assert.match(nothing.stderr, /^berth: nothing to update/);
+  });
+
+  it('says to log in when there are no credentials', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'berth-cli-empty-'));
+    const r = await new Promise<Run>((resolve) => {
+      execFile(process.execPath, [CLI, 'images', 'repos', 'list'], { env: cliEnv(empty) }, (err, stdout, stderr) =>
+        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      );
+    });
+    rmSync(empty, { recursive: true, force: true });
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /not logged in/);
+  });
+
+  it('lists groups below the organization', async (t) => {
+    const r = await berthCli('iam', 'groups', 'list', '-o', 'json');
+    if (skipIfUnrouted(t, r)) return;
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(Array.isArray(JSON.parse(r.stdout)));
+    const table = await ok('iam', 'groups', 'list');
+    assert.match(table.split('\n')[0], /^UID\s+NAME\s+DESCRIPTION\s+CREATED$/);
+  });
+
+  it('binds the built-in viewer role by name', async (t) => {
+    const ident = await berthCli('iam', 'identities', 'create', 'cli-robot', '--issuer', 'https://ci.example', '--subject', 'cli-robot', '-o', 'id');
+    if (skipIfUnrouted(t, ident)) return;
+    assert.equal(ident.code, 0, ident.stderr);
+    const identityUid = ident.stdout.trim();
+
+    const created = await berthCli('iam', 'role-bindings', 'create', '--identity', identityUid, '--role', 'viewer', '-o', 'json');
+    if (skipIfUnrouted(t, created)) return;
+    assert.equal(created.code, 0, created.stderr);
+    const binding = JSON.parse(created.stdout) as { uid: string; role: { name: string; uid: string }; identity: { uid: string } };
+    assert.equal(binding.role.name, 'viewer');
+    assert.equal(binding.identity.uid, identityUid);
+
+    const table = await ok('iam', 'role-bindings', 'list', '--identity', identityUid);
+    assert.match(table.split('\n')[0], /^UID\s+IDENTITY\s+ROLE\s+GROUP$/);
+    assert.match(table, /cli-robot\s+viewer/);
+
+    const unknown = await berthCli('iam', 'role-bindings', 'create', '--identity', identityUid, '--role', 'no-such-role');
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.stderr, /^berth: no role named "no-such-role"/);
+
+    await ok('iam', 'role-bindings', 'delete', binding.uid);
+    await ok('iam', 'identities', 'delete', identityUid);
+  });
+});
