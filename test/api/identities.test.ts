@@ -1,0 +1,142 @@
+// Identities over REST and gRPC: CRUD, the contract's name error, relationship
+// validation, list filters and deletion together with role bindings.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Code, ConnectError } from '@connectrpc/connect';
+import { IdentitiesService } from '../../src/gen/berth/iam/v2/identities_pb.js';
+import { startBerth, type Berth } from '../harness/berth-process.js';
+import { grpcClient, identityWithRole, ownerToken, rest } from '../harness/api-client.js';
+
+const NAME_RULE = 'name must match "^[a-z0-9 ._-]{1,}$"';
+const JWKS = JSON.stringify({ keys: [{ kty: 'EC', crv: 'P-256', x: 'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU', y: 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0' }] });
+
+describe('iam identities', () => {
+  let berth: Berth;
+  let token: string;
+  before(async () => {
+    berth = await startBerth();
+    token = ownerToken(berth.credentialsFile);
+  });
+  after(async () => {
+    await berth.stop();
+  });
+
+  it('creates, gets, lists, patches and deletes an identity over REST', async () => {
+    const body = { name: 'ci bot', description: 'ci', claimMatch: { issuer: 'https://token.actions.example', subject: 'repo:acme/app:ref:main' } };
+    const created = await rest(berth.url, 'POST', `/iam/v2/identities/${berth.orgUid}`, { token, body });
+    assert.equal(created.status, 200, created.text);
+    assert.match(created.json.uid, new RegExp(`^${berth.orgUid}/[0-9a-f]{16}$`));
+    assert.equal(created.json.lastSeenTime, created.json.createTime);
+    assert.equal(created.json.claimMatch.issuer, body.claimMatch.issuer);
+    assert.equal(created.json.claimMatch.subject, body.claimMatch.subject);
+    const uid = created.json.uid as string;
+
+    const got = await rest(berth.url, 'GET', `/iam/v2/identities/${uid}`, { token });
+    assert.equal(got.status, 200);
+    assert.deepEqual(got.json, created.json);
+
+    const patched = await rest(berth.url, 'PATCH', `/iam/v2/identities/${uid}`, { token, body: { description: 'changed' } });
+    assert.equal(patched.status, 200, patched.text);
+    assert.equal(patched.json.description, 'changed');
+    assert.equal(patched.json.name, 'ci bot');
+    assert.deepEqual(patched.json.claimMatch, created.json.claimMatch);
+
+    const masked = await rest(berth.url, 'PATCH', `/iam/v2/identities/${uid}?updateMask=description`, { token, body: { name: 'ignored', description: 'masked' } });
+    assert.equal(masked.json.name, 'ci bot');
+    assert.equal(masked.json.description, 'masked');
+
+    const relinked = await rest(berth.url, 'PATCH', `/iam/v2/identities/${uid}`, { token, body: { claimMatch: { issuer: 'https://other.example', subjectPattern: '^repo:acme/.*$' } } });
+    assert.equal(relinked.status, 200, relinked.text);
+    assert.equal(relinked.json.claimMatch.subjectPattern, '^repo:acme/.*$');
+
+    // "*": every writable field from the body, the rest cleared (relationship too).
+    const star = await rest(berth.url, 'PATCH', `/iam/v2/identities/${uid}?updateMask=*`, { token, body: { name: 'ci bot' } });
+    assert.equal(star.status, 200, star.text);
+    assert.equal(star.json.description ?? '', '');
+    assert.equal(star.json.claimMatch, undefined);
+
+    const listed = await rest(berth.url, 'GET', `/iam/v2/identities?name=${encodeURIComponent('ci bot')}`, { token });
+    assert.equal(listed.status, 200, listed.text);
+    assert.equal(listed.json.totalCount, '1');
+
+    const del = await rest(berth.url, 'DELETE', `/iam/v2/identities/${uid}`, { token });
+    assert.equal(del.status, 200, del.text);
+    assert.equal(del.text, '{}');
+    const gone = await rest(berth.url, 'GET', `/iam/v2/identities/${uid}`, { token });
+    assert.equal(gone.status, 404);
+    assert.equal(gone.json.code, 5);
+    assert.ok(gone.json.details.some((d: { '@type': string }) => d['@type'] === 'type.googleapis.com/google.rpc.ResourceInfo'));
+  });
+
+  for (const [label, body] of [['missing', { description: 'no name' }], ['"Bad Name!"', { name: 'Bad Name!' }]] as const) {
+    it(`rejects a ${label} name with the contract's exact error`, async () => {
+      const r = await rest(berth.url, 'POST', `/iam/v2/identities/${berth.orgUid}`, { token, body });
+      assert.equal(r.status, 400);
+      assert.deepEqual(r.json, {
+        code: 3,
+        message: `Invalid argument: name: ${NAME_RULE}`,
+        details: [
+          { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'INVALID_ARGUMENT', domain: 'iam.berth.dev' },
+          { '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [{ field: 'name', description: NAME_RULE }] },
+        ],
+      });
+    });
+  }
+
+  it('validates relationships', async () => {
+    const post = (body: unknown) => rest(berth.url, 'POST', `/iam/v2/identities/${berth.orgUid}`, { token, body });
+    const noSubject = await post({ name: 'a', claimMatch: { issuer: 'https://x.example' } });
+    assert.equal(noSubject.status, 400, noSubject.text);
+    const badPattern = await post({ name: 'a', claimMatch: { issuer: 'https://x.example', subjectPattern: '(' } });
+    assert.equal(badPattern.status, 400, badPattern.text);
+    const badJwks = await post({ name: 'a', staticKeys: { issuer: 'i', subject: 's', issuerKeys: '{"keys":[]}' } });
+    assert.equal(badJwks.status, 400, badJwks.text);
+    const tooLong = await post({ name: 'a', staticKeys: { issuer: 'i', subject: 's', issuerKeys: JWKS, expirationTime: new Date(Date.now() + 400 * 86400e3).toISOString() } });
+    assert.equal(tooLong.status, 400, tooLong.text);
+    const past = await post({ name: 'a', staticKeys: { issuer: 'i', subject: 's', issuerKeys: JWKS, expirationTime: '2020-01-01T00:00:00Z' } });
+    assert.equal(past.status, 400, past.text);
+    const ok = await post({ name: 'static one', staticKeys: { issuer: 'i', subject: 's', issuerKeys: JWKS } });
+    assert.equal(ok.status, 200, ok.text);
+    const exp = Date.parse(ok.json.staticKeys.expirationTime);
+    assert.ok(Math.abs(exp - (Date.now() + 365 * 86400e3)) < 60_000);
+    const none = await post({ name: 'no relationship' });
+    assert.equal(none.status, 200, none.text);
+    const noParent = await rest(berth.url, 'POST', `/iam/v2/identities/${berth.orgUid}/0000000000000000`, { token, body: { name: 'x' } });
+    assert.equal(noParent.status, 404, noParent.text);
+  });
+
+  it('filters by relationship type and uidp', async () => {
+    const sub = (await rest(berth.url, 'POST', `/iam/v2/groups/${berth.orgUid}`, { token, body: { name: 'ids-sub' } })).json.uid as string;
+    const a = await rest(berth.url, 'POST', `/iam/v2/identities/${sub}`, { token, body: { name: 'claim', claimMatch: { issuer: 'https://i.example', subject: 's' } } });
+    const b = await rest(berth.url, 'POST', `/iam/v2/identities/${sub}`, { token, body: { name: 'static', staticKeys: { issuer: 'i', subject: 's', issuerKeys: JWKS } } });
+    const q = (s: string) => rest(berth.url, 'GET', `/iam/v2/identities?${s}`, { token });
+    const uids = (r: { json: { identities?: { uid: string }[] } }) => (r.json.identities ?? []).map((i) => i.uid).sort();
+    assert.deepEqual(uids(await q(`uidp.children_of=${sub}`)), [a.json.uid, b.json.uid].sort());
+    assert.deepEqual(uids(await q(`uidp.descendants_of=${sub}&relationship_type=RELATIONSHIP_TYPE_STATIC`)), [b.json.uid]);
+    assert.deepEqual(uids(await q(`uidp.descendants_of=${sub}&relationship_type=RELATIONSHIP_TYPE_CLAIM_MATCH`)), [a.json.uid]);
+  });
+
+  it('serves identities over gRPC', async () => {
+    const client = grpcClient(IdentitiesService, berth.url, token);
+    const id = await client.createIdentity({ parent: berth.orgUid, identity: { name: 'grpc-id', relationship: { case: 'claimMatch', value: { iss: { case: 'issuer', value: 'https://g.example' }, sub: { case: 'subject', value: 'me' } } } } });
+    const got = await client.getIdentity({ uid: id.uid });
+    assert.equal(got.name, 'grpc-id');
+    assert.equal(got.relationship.case, 'claimMatch');
+    await assert.rejects(client.createIdentity({ parent: berth.orgUid, identity: { name: 'UPPER' } }), (err: unknown) => {
+      assert.ok(err instanceof ConnectError);
+      assert.equal(err.code, Code.InvalidArgument);
+      return true;
+    });
+  });
+
+  it('deletes an identity together with its role bindings', async () => {
+    const who = await identityWithRole(berth.url, token, berth.orgUid, 'viewer', berth.orgUid);
+    const before = await rest(berth.url, 'GET', `/registry/v2/repos`, { token: who.token });
+    assert.equal(before.status, 200, before.text);
+    const del = await rest(berth.url, 'DELETE', `/iam/v2/identities/${who.uid}`, { token });
+    assert.equal(del.status, 200, del.text);
+    const bindings = await rest(berth.url, 'GET', `/iam/v2/roleBindings?uidp.children_of=${berth.orgUid}`, { token });
+    assert.equal(bindings.status, 200, bindings.text);
+    assert.ok(!JSON.stringify(bindings.json).includes(who.uid));
+  });
+});
