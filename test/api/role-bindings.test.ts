@@ -1,0 +1,171 @@
+// Role bindings: hydrated shape, effect on the next request, role scopes, batch all-or-none.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startBerth, type Berth } from '../harness/berth-process.js';
+import { identityWithRole, ownerToken, rest } from '../harness/api-client.js';
+
+const VIEWER_UID = '63921b2c44617e3f2603851537be0123af4a57d7';
+
+describe('iam role bindings', () => {
+  let berth: Berth;
+  let token: string;
+  let sub: string;
+  let rootRepo: string;
+  let subRepo: string;
+  const roleUid = async (name: string) => (await rest(berth.url, 'GET', `/iam/v2/roles?name=${name}`, { token })).json.roles[0].uid as string;
+  before(async () => {
+    berth = await startBerth();
+    token = ownerToken(berth.credentialsFile);
+    const g = await rest(berth.url, 'POST', `/iam/v2/groups/${berth.orgUid}`, { token, body: { name: 'team' } });
+    assert.equal(g.status, 200, g.text);
+    sub = g.json.uid;
+    rootRepo = (await rest(berth.url, 'POST', `/registry/v2/repos/${berth.orgUid}`, { token, body: { name: 'root-repo' } })).json.uid;
+    subRepo = (await rest(berth.url, 'POST', `/registry/v2/repos/${sub}`, { token, body: { name: 'sub-repo' } })).json.uid;
+  });
+  after(async () => {
+    await berth.stop();
+  });
+
+  it('returns the binding hydrated, as the contract shows', async () => {
+    const who = await identityWithRole(berth.url, token, berth.orgUid, undefined, berth.orgUid);
+    const ident = (await rest(berth.url, 'GET', `/iam/v2/identities/${who.uid}`, { token })).json;
+    const r = await rest(berth.url, 'POST', `/iam/v2/roleBindings/${berth.orgUid}`, { token, body: { identityUid: who.uid, roleUid: VIEWER_UID } });
+    assert.equal(r.status, 200, r.text);
+    assert.match(r.json.uid, new RegExp(`^${berth.orgUid}/[0-9a-f]{16}$`));
+    // identityWithRole uses the subject as the identity's name.
+    assert.deepEqual(r.json.identity, { uid: who.uid, name: ident.name, description: '', subject: ident.name, issuer: 'https://ci.example', email: '' });
+    assert.deepEqual(r.json.group, { uid: berth.orgUid, name: 'example.com', description: 'Root organization group' });
+    assert.deepEqual(r.json.role, { uid: VIEWER_UID, name: 'viewer', description: 'Viewer Role (built-in)' });
+    assert.match(r.json.createTime, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    const got = await rest(berth.url, 'GET', `/iam/v2/roleBindings/${r.json.uid}`, { token });
+    assert.deepEqual(got.json, r.json);
+    const listed = await rest(berth.url, 'GET', `/iam/v2/roleBindings?identity=${encodeURIComponent(who.uid)}`, { token });
+    assert.equal(listed.json.totalCount, '1');
+    assert.deepEqual(listed.json.roleBindings[0], r.json);
+    const dup = await rest(berth.url, 'POST', `/iam/v2/roleBindings/${berth.orgUid}`, { token, body: { identityUid: who.uid, roleUid: VIEWER_UID } });
+    assert.equal(dup.status, 409, dup.text);
+  });
+
+  it('validates the request', async () => {
+    const who = await identityWithRole(berth.url, token, berth.orgUid, undefined, berth.orgUid);
+    const missing = await rest(berth.url, 'POST', `/iam/v2/roleBindings/${berth.orgUid}`, { token, body: {} });
+    assert.equal(missing.status, 400);
+    const fields = missing.json.details.find((d: { '@type': string }) => d['@type'].endsWith('BadRequest')).fieldViolations.map((v: { field: string }) => v.field);
+    assert.deepEqual(fields, ['role_binding.identity_uid', 'role_binding.role_uid']);
+    const noIdentity = await rest(berth.url, 'POST', `/iam/v2/roleBindings/${berth.orgUid}`, { token, body: { identityUid: `${berth.orgUid}/0000000000000000`, roleUid: VIEWER_UID } });
+    assert.equal(noIdentity.status, 404);
+    const noRole = await rest(berth.url, 'POST', `/iam/v2/roleBindings/${berth.orgUid}`, { token, body: { identityUid: who.uid, roleUid: `${berth.orgUid}/0000000000000000` } });
+    assert.equal(noRole.status, 404);
+    const noGroup = await rest(berth.url, 'POST', `/iam/v2/roleBindings/${berth.orgUid}/0000000000000000`, { token, body: { identityUid: who.uid, roleUid: VIEWER_UID } });
+    assert.equal(noGroup.status, 404);
+    // A custom role defined in the subgroup cannot be bound at the root.
+    const subRole = await rest(berth.url, 'POST', `/iam/v2/roles/${sub}`, { token, body: { name: 'sub-only', capabilities: ['CAP_TAG_LIST'] } });
+    const outside = await rest(berth.url, 'POST', `/iam/v2/roleBindings/${berth.orgUid}`, { token, body: { identityUid: who.uid, roleUid: subRole.json.uid } });
+    assert.equal(outside.status, 400, outside.text);
+  });
+
+  it('takes effect on the next request and is gone after delete; delete is idempotent', async () => {
+    const who = await identityWithRole(berth.url, token, berth.orgUid, undefined, berth.orgUid);
+    const before = await rest(berth.url, 'GET', `/registry/v2/repos/${rootRepo}`, { token: who.token });
+    assert.equal(before.status, 403);
+    const b = await rest(berth.url, 'POST', `/iam/v2/roleBindings/${berth.orgUid}`, { token, body: { identityUid: who.uid, roleUid: VIEWER_UID } });
+    const during = await rest(berth.url, 'GET', `/registry/v2/repos/${rootRepo}`, { token: who.token });
+    assert.equal(during.status, 200, during.text);
+    const del = await rest(berth.url, 'DELETE', `/iam/v2/roleBindings/${b.json.uid}`, { token });
+    assert.equal(del.status, 200);
+    assert.equal(del.text, '{}');
+    const afterDel = await rest(berth.url, 'GET', `/registry/v2/repos/${rootRepo}`, { token: who.token });
+    assert.equal(afterDel.status, 403);
+    const again = await rest(berth.url, 'DELETE', `/iam/v2/roleBindings/${b.json.uid}`, { token });
+    assert.equal(again.status, 200);
+    assert.equal(again.text, '{}');
+  });
+
+  // What each built-in role allows, bound on the subgroup: in scope there, out of scope at the root.
+  const cases: Array<{ role: string; read: boolean; write: boolean; bind: boolean }> = [
+    { role: 'viewer', read: true, write: false, bind: false },
+    { role: 'editor', read: true, write: true, bind: false },
+    { role: 'owner', read: true, write: true, bind: true },
+    { role: 'registry.pull', read: true, write: false, bind: false },
+    { role: 'registry.push', read: true, write: true, bind: false },
+  ];
+  for (const c of cases) {
+    it(`${c.role} applies on its group and below, not above`, async () => {
+      const who = await identityWithRole(berth.url, token, berth.orgUid, c.role, sub);
+      const inRead = await rest(berth.url, 'GET', `/registry/v2/repos/${subRepo}`, { token: who.token });
+      assert.equal(inRead.status, c.read ? 200 : 403, inRead.text);
+      const outRead = await rest(berth.url, 'GET', `/registry/v2/repos/${rootRepo}`, { token: who.token });
+      assert.equal(outRead.status, 403);
+      const inWrite = await rest(berth.url, 'PATCH', `/registry/v2/repos/${subRepo}`, { token: who.token, body: { description: c.role } });
+      assert.equal(inWrite.status, c.write ? 200 : 403, inWrite.text);
+      const outWrite = await rest(berth.url, 'PATCH', `/registry/v2/repos/${rootRepo}`, { token: who.token, body: { description: c.role } });
+      assert.equal(outWrite.status, 403);
+      const list = await rest(berth.url, 'GET', '/registry/v2/repos', { token: who.token });
+      assert.deepEqual(list.json.repos.map((r: { uid: string }) => r.uid), [subRepo]);
+      const other = await identityWithRole(berth.url, token, berth.orgUid, undefined, berth.orgUid);
+      const bindIn = await rest(berth.url, 'POST', `/iam/v2/roleBindings/${sub}`, { token: who.token, body: { identityUid: other.uid, roleUid: VIEWER_UID } });
+      assert.equal(bindIn.status, c.bind ? 200 : 403, bindIn.text);
+      const bindOut = await rest(berth.url, 'POST', `/iam/v2/roleBindings/${berth.orgUid}`, { token: who.token, body: { identityUid: other.uid, roleUid: VIEWER_UID } });
+      assert.equal(bindOut.status, 403);
+    });
+  }
+
+  it('lets no one bind a role stronger than their own', async () => {
+    const admin = await rest(berth.url, 'POST', `/iam/v2/roles/${berth.orgUid}`, { token, body: { name: 'binder', capabilities: ['CAP_IAM_ROLE_BINDINGS_CREATE', 'CAP_REPO_LIST'] } });
+    assert.equal(admin.status, 200, admin.text);
+    const who = await identityWithRole(berth.url, token, berth.orgUid, 'binder', berth.orgUid);
+    const other = await identityWithRole(berth.url, token, berth.orgUid, undefined, berth.orgUid);
+    const owner = await roleUid('owner');
+    const esc = await rest(berth.url, 'POST', `/iam/v2/roleBindings/${berth.orgUid}`, { token: who.token, body: { identityUid: other.uid, roleUid: owner } });
+    assert.equal(esc.status, 403, esc.text);
+  });
+
+  it('batch-creates all or none', async () => {
+    const a = await identityWithRole(berth.url, token, berth.orgUid, undefined, berth.orgUid);
+    const b = await identityWithRole(berth.url, token, berth.orgUid, undefined, berth.orgUid);
+    const count = async () => Number((await rest(berth.url, 'GET', '/iam/v2/roleBindings', { token })).json.totalCount);
+    const ok = await rest(berth.url, 'POST', '/iam/v2/roleBindings:batchCreate', {
+      token,
+      body: { parent: berth.orgUid, roleUid: VIEWER_UID, requests: [{ roleBinding: { identityUid: a.uid } }, { parent: sub, roleBinding: { identityUid: b.uid } }] },
+    });
+    assert.equal(ok.status, 200, ok.text);
+    assert.deepEqual(ok.json.roleBindings.map((x: { identity: { uid: string } }) => x.identity.uid), [a.uid, b.uid]);
+    assert.deepEqual(ok.json.roleBindings.map((x: { group: { uid: string } }) => x.group.uid), [berth.orgUid, sub]);
+    const n = await count();
+    const many = Array.from({ length: 26 }, () => ({ roleBinding: { identityUid: a.uid } }));
+    const tooMany = await rest(berth.url, 'POST', '/iam/v2/roleBindings:batchCreate', { token, body: { parent: sub, roleUid: VIEWER_UID, requests: many } });
+    assert.equal(tooMany.status, 400);
+    assert.equal(await count(), n);
+    const editor = await roleUid('editor');
+    const oneBad = await rest(berth.url, 'POST', '/iam/v2/roleBindings:batchCreate', {
+      token,
+      body: { parent: berth.orgUid, requests: [{ roleBinding: { identityUid: a.uid, roleUid: editor } }, { roleBinding: { identityUid: `${berth.orgUid}/0000000000000000`, roleUid: editor } }] },
+    });
+    assert.equal(oneBad.status, 404, oneBad.text);
+    assert.equal(await count(), n);
+    const conflict = await rest(berth.url, 'POST', '/iam/v2/roleBindings:batchCreate', {
+      token,
+      body: { parent: berth.orgUid, roleUid: VIEWER_UID, requests: [{ roleBinding: { identityUid: a.uid, roleUid: editor } }] },
+    });
+    assert.equal(conflict.status, 400);
+    const above = await rest(berth.url, 'POST', '/iam/v2/roleBindings:batchCreate', {
+      token,
+      body: { parent: sub, roleUid: editor, requests: [{ parent: berth.orgUid, roleBinding: { identityUid: a.uid } }] },
+    });
+    assert.equal(above.status, 400);
+    assert.equal(await count(), n);
+  });
+
+  it('updates only the role', async () => {
+    const who = await identityWithRole(berth.url, token, berth.orgUid, undefined, berth.orgUid);
+    const b = await rest(berth.url, 'POST', `/iam/v2/roleBindings/${sub}`, { token, body: { identityUid: who.uid, roleUid: VIEWER_UID } });
+    const editor = await roleUid('editor');
+    const u = await rest(berth.url, 'PATCH', `/iam/v2/roleBindings/${b.json.uid}`, { token, body: { roleUid: editor } });
+    assert.equal(u.status, 200, u.text);
+    assert.equal(u.json.uid, b.json.uid);
+    assert.equal(u.json.role.name, 'editor');
+    assert.equal(u.json.createTime, b.json.createTime);
+    const w = await rest(berth.url, 'PATCH', `/registry/v2/repos/${subRepo}`, { token: who.token, body: { description: 'by editor' } });
+    assert.equal(w.status, 200, w.text);
+  });
+});
