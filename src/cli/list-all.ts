@@ -3,7 +3,13 @@
 import type { ApiClient } from './api-client.js';
 
 export const MAX_ITEMS = 10_000;
-const PAGE_SIZE = 200;
+const MAX_PAGE_SIZE = 200;
+
+/** 200 (the API's maximum) unless BERTH_PAGE_SIZE asks for smaller pages. */
+function pageSize(): number {
+  const n = Number(process.env.BERTH_PAGE_SIZE);
+  return Number.isInteger(n) && n >= 1 && n <= MAX_PAGE_SIZE ? n : MAX_PAGE_SIZE;
+}
 
 export async function listAll<T>(
   client: ApiClient,
@@ -17,7 +23,7 @@ export async function listAll<T>(
   const seen = new Set<string>();
   for (;;) {
     const page = await client.call<Record<string, unknown>>('GET', path, {
-      query: { ...query, page_size: PAGE_SIZE, page_token: pageToken },
+      query: { ...query, page_size: pageSize(), page_token: pageToken },
     });
     const batch = (page[itemsKey] as T[] | undefined) ?? [];
     items.push(...batch);

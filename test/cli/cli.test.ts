@@ -27,8 +27,12 @@ describe('berth CLI resource commands', () => {
   let configDir: string;
 
   function berthCli(...args: string[]): Promise<Run> {
+    return berthCliWith({}, ...args);
+  }
+
+  function berthCliWith(extraEnv: NodeJS.ProcessEnv, ...args: string[]): Promise<Run> {
     return new Promise((resolve) => {
-      execFile(process.execPath, [CLI, ...args], { env: cliEnv(configDir) }, (err, stdout, stderr) => {
+      execFile(process.execPath, [CLI, ...args], { env: { ...cliEnv(configDir), ...extraEnv } }, (err, stdout, stderr) => {
         resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
       });
     });
@@ -96,8 +100,13 @@ describe('berth CLI resource commands', () => {
 
   it('follows page tokens to list every repo', async () => {
     const made: string[] = [];
-    for (let i = 0; i < 3; i++) made.push((await ok('images', 'repos', 'create', `page-${i}`, '-o', 'id')).trim());
-    const ids = (await ok('images', 'repos', 'list', '-o', 'id')).trim().split('\n');
+    for (let i = 0; i < 5; i++) made.push((await ok('images', 'repos', 'create', `page-${i}`, '-o', 'id')).trim());
+    const all = await berthCliWith({}, 'images', 'repos', 'list', '-o', 'id');
+    const paged = await berthCliWith({ BERTH_PAGE_SIZE: '2' }, 'images', 'repos', 'list', '-o', 'id');
+    assert.equal(paged.code, 0, paged.stderr);
+    assert.equal(paged.stdout, all.stdout, 'pages of 2 walk the same list as one page');
+    const ids = paged.stdout.trim().split('\n');
+    assert.equal(new Set(ids).size, ids.length, 'no duplicates across pages');
     for (const uid of made) assert.ok(ids.includes(uid));
     for (const uid of made) await ok('images', 'repos', 'delete', uid);
   });
@@ -163,5 +172,50 @@ describe('berth CLI resource commands', () => {
 
     await ok('iam', 'role-bindings', 'delete', binding.uid);
     await ok('iam', 'identities', 'delete', identityUid);
+  });
+
+  it('creates, updates and deletes a group', async (t) => {
+    const r = await berthCli('iam', 'groups', 'create', 'cli-team', '--description', 'Team', '-o', 'json');
+    if (skipIfUnrouted(t, r)) return;
+    assert.equal(r.code, 0, r.stderr);
+    const group = JSON.parse(r.stdout) as { uid: string; name: string };
+    assert.ok(group.uid.startsWith(`${berth.orgUid}/`));
+    assert.deepEqual((await ok('iam', 'groups', 'list', '--name', 'cli-team', '-o', 'id')).trim().split('\n'), [group.uid]);
+    const renamed = JSON.parse(await ok('iam', 'groups', 'update', group.uid, '--name', 'cli-team-b', '-o', 'json')) as { name: string; description: string };
+    assert.equal(renamed.name, 'cli-team-b');
+    assert.equal(renamed.description, 'Team');
+    await ok('iam', 'groups', 'delete', group.uid);
+  });
+
+  it('creates a custom role with capabilities and deletes it', async (t) => {
+    const r = await berthCli('iam', 'roles', 'create', 'cli-reader', '--capabilities', 'CAP_REPO_LIST,CAP_TAG_LIST', '-o', 'json');
+    if (skipIfUnrouted(t, r)) return;
+    assert.equal(r.code, 0, r.stderr);
+    const role = JSON.parse(r.stdout) as { uid: string; capabilities: string[] };
+    assert.deepEqual([...role.capabilities].sort(), ['CAP_REPO_LIST', 'CAP_TAG_LIST']);
+    const viewer = (await ok('iam', 'roles', 'list', '--name', 'viewer', '-o', 'id')).trim();
+    assert.match(viewer, /^[0-9a-f]{40}$/);
+    await ok('iam', 'roles', 'delete', role.uid);
+  });
+
+  it('creates, lists and deletes tags of a repo', async (t) => {
+    const repo = (await ok('images', 'repos', 'create', 'cli-tagged', '-o', 'id')).trim();
+    const digest = `sha256:${'ab'.repeat(32)}`;
+    const r = await berthCli('images', 'tags', 'create', 'latest', '--repo', repo, '--digest', digest, '-o', 'json');
+    if (skipIfUnrouted(t, r)) return;
+    assert.equal(r.code, 0, r.stderr);
+    const tag = JSON.parse(r.stdout) as { uid: string; name: string; digest: string };
+    assert.equal(tag.digest, digest);
+    await ok('images', 'tags', 'create', 'old', '--repo', repo, '--digest', digest, '--deprecated');
+    const table = await ok('images', 'tags', 'list', '--repo', repo);
+    assert.match(table.split('\n')[0], /^NAME\s+DIGEST\s+DEPRECATED\s+UPDATED$/);
+    assert.match(table, /old\s+sha256:(ab)+\s+yes/);
+    assert.match(table, /latest\s+sha256:(ab)+\s+no/);
+    const bad = await berthCli('images', 'tags', 'create', 'x', '--repo', repo, '--digest', 'md5:1');
+    assert.equal(bad.code, 1);
+    assert.match(bad.stderr, /^berth: --digest must be sha256/);
+    for (const uid of (await ok('images', 'tags', 'list', '--repo', repo, '-o', 'id')).trim().split('\n')) await ok('images', 'tags', 'delete', uid);
+    assert.equal(await ok('images', 'tags', 'list', '--repo', repo, '-o', 'id'), '');
+    await ok('images', 'repos', 'delete', repo);
   });
 });
