@@ -2,7 +2,7 @@
 // server. Commands for services not routed yet are skipped, not failed.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it, type TestContext } from 'node:test';
@@ -217,5 +217,24 @@ describe('berth CLI resource commands', () => {
     for (const uid of (await ok('images', 'tags', 'list', '--repo', repo, '-o', 'id')).trim().split('\n')) await ok('images', 'tags', 'delete', uid);
     assert.equal(await ok('images', 'tags', 'list', '--repo', repo, '-o', 'id'), '');
     await ok('images', 'repos', 'delete', repo);
+  });
+
+  it('creates a static-keys identity from a JWKS file and updates it', async (t) => {
+    const { exportJWK, generateKeyPair } = await import('jose');
+    const { publicKey } = await generateKeyPair('ES256');
+    const jwks = join(configDir, 'jwks.json');
+    writeFileSync(jwks, JSON.stringify({ keys: [{ ...(await exportJWK(publicKey)), kid: 'k1', alg: 'ES256' }] }));
+    const r = await berthCli('iam', 'identities', 'create', 'cli-deployer', '--static-keys-file', jwks, '--issuer', 'https://ci.example', '--subject', 'deployer', '-o', 'json');
+    if (skipIfUnrouted(t, r)) return;
+    assert.equal(r.code, 0, r.stderr);
+    const identity = JSON.parse(r.stdout) as { uid: string; staticKeys?: { subject: string } };
+    assert.equal(identity.staticKeys?.subject, 'deployer');
+    const updated = JSON.parse(await ok('iam', 'identities', 'update', identity.uid, '--description', 'deploys', '-o', 'json')) as { description: string };
+    assert.equal(updated.description, 'deploys');
+    assert.ok((await ok('iam', 'identities', 'list', '-o', 'id')).split('\n').includes(identity.uid));
+    const half = await berthCli('iam', 'identities', 'create', 'x', '--static-keys-file', jwks);
+    assert.equal(half.code, 1);
+    assert.match(half.stderr, /^berth: --static-keys-file needs --issuer and --subject/);
+    await ok('iam', 'identities', 'delete', identity.uid);
   });
 });
