@@ -51,20 +51,33 @@ export function loadCredentials(file?: string): Credentials {
   }
 }
 
+/** The issuer URL the API announces (its public URL), which assertions are addressed to. */
+async function issuerOf(api: string): Promise<string> {
+  try {
+    const res = await fetch(new URL('/.well-known/openid-configuration', api), { signal: AbortSignal.timeout(10_000) });
+    const doc = (await res.json()) as { issuer?: string };
+    if (res.ok && typeof doc.issuer === 'string') return doc.issuer;
+  } catch {
+    // fall through: address the assertion to the API URL itself
+  }
+  return api;
+}
+
 export async function fetchToken(creds: Credentials, api: string, audience?: string): Promise<string> {
+  const issuer = await issuerOf(api);
   const key = await importJWK(creds.privateKey, creds.privateKey.alg ?? 'ES256');
   const now = Math.floor(Date.now() / 1000);
   const assertion = await new SignJWT({})
     .setProtectedHeader({ alg: creds.privateKey.alg ?? 'ES256', kid: creds.privateKey.kid })
     .setIssuer(creds.issuer)
     .setSubject(creds.subject)
-    .setAudience(api)
+    .setAudience(issuer)
     .setIssuedAt(now)
     .setExpirationTime(now + 300)
     .sign(key);
   const url = new URL('/sts/exchange', api);
   url.searchParams.set('identity', creds.identity);
-  url.searchParams.set('aud', audience ?? api);
+  url.searchParams.set('aud', audience ?? issuer);
   const res = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${assertion}` } });
   const body = (await res.json().catch(() => ({}))) as { token?: string; message?: string };
   if (!res.ok || !body.token) throw new Error(`token exchange at ${api} failed (${res.status}): ${body.message ?? 'no token'}`);

@@ -37,7 +37,7 @@ Several instances may share one PostgreSQL database; give them the same
       const databaseUrl = o.database ?? process.env.BERTH_DATABASE_URL;
       const server = await startServer({ host, port, dataDir: o.data, databaseUrl, publicUrl: o.publicUrl, org: o.org, logger });
       logger.info({ url: server.url, database: describeDatabase({ databaseUrl, dataDir: o.data }) }, 'berth is serving');
-      process.stdout.write(`berth is serving at ${server.url} (database: ${describeDatabase({ databaseUrl, dataDir: o.data })})\n`);
+      process.stdout.write(`berth is serving at ${server.listenUrl} (public URL ${server.url}; database: ${describeDatabase({ databaseUrl, dataDir: o.data })})\n`);
       const fs = server.firstStart;
       if (fs) {
         const where = fs.credentialsFile ?? '(not written: a file of that name already exists)';

@@ -32,7 +32,10 @@ export interface ServeOptions {
 }
 
 export interface RunningServer {
+  /** The public URL (issuer, audience). */
   url: string;
+  /** Where this process listens. */
+  listenUrl: string;
   store: Store;
   firstStart?: FirstStartResult;
   close(): Promise<void>;
@@ -99,6 +102,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     let closed = false;
     return {
       url,
+      listenUrl: `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${listener.address.port}`,
       store,
       firstStart: first,
       async close() {

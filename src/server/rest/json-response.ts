@@ -2,15 +2,24 @@
 // int64 as strings, enum names, and every timestamp with exactly three
 // fractional digits and "Z".
 import type { DescMessage, JsonObject, JsonValue, Message } from '@bufbuild/protobuf';
-import { toJson } from '@bufbuild/protobuf';
+import { getOption, hasOption, toJson, type DescField } from '@bufbuild/protobuf';
+import { field_behavior, FieldBehavior } from '../../gen/google/api/field_behavior_pb.js';
 
 function millis(ts: string): string {
   const d = new Date(ts);
   return Number.isNaN(d.getTime()) ? ts : d.toISOString();
 }
 
+function inputOnly(f: DescField): boolean {
+  return hasOption(f, field_behavior) && getOption(f, field_behavior).includes(FieldBehavior.INPUT_ONLY);
+}
+
 function normalize(desc: DescMessage, json: JsonObject): void {
   for (const f of desc.fields) {
+    if (inputOnly(f)) {
+      delete json[f.jsonName]; // request-only fields (e.g. identityUid) are never echoed
+      continue;
+    }
     const v = json[f.jsonName];
     if (v === undefined || v === null) continue;
     const msg = f.fieldKind === 'message' ? f.message : f.fieldKind === 'list' && f.listKind === 'message' ? f.message : f.fieldKind === 'map' && f.mapKind === 'message' ? f.message : undefined;
