@@ -68,10 +68,12 @@ export async function listPage<Row extends { uid: string }>(
     if (check.kind === 'cursor') {
       const { value, uid } = check.cursor;
       const op = req.order.desc ? '<' : '>';
+      // A row-value comparison, which both SQLite and PostgreSQL turn into
+      // one index range scan on (column, uid).
       cursorCond =
         column === 'uid'
           ? (eb) => eb('uid', op, uid)
-          : (eb) => eb.or([eb(column, op, value), eb.and([eb(column, '=', value), eb('uid', op, uid)])]);
+          : () => sql<SqlBool>`(${sql.ref(column)}, uid) ${sql.raw(op)} (${value}, ${uid})`;
     }
     // expired: restart from the first page, silently
   }

@@ -7,6 +7,7 @@ import pg from 'pg';
 import type { Database } from './schema.js';
 import { migrate } from './migrate.js';
 import { openSqlite } from './sqlite-database.js';
+import { withFileLock } from './file-lock.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -50,7 +51,8 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
     store = { db, dialect: 'sqlite', close: () => db.destroy() };
   }
   try {
-    await migrate(store);
+    if (store.dialect === 'sqlite') await withFileLock(join(opts.dataDir, 'berth.db.migrate-lock'), () => migrate(store));
+    else await migrate(store);
   } catch (err) {
     await store.close();
     throw err;

@@ -16,7 +16,13 @@ describe('several instances on one database', () => {
     const publicUrl = 'http://berth.test';
     // On PostgreSQL each instance has its own data dir; on SQLite they share the file.
     const dirs = usingPostgres() ? [mkdtempSync(join(tmpdir(), 'berth-a-')), mkdtempSync(join(tmpdir(), 'berth-b-'))] : [shared, shared];
-    const [a, b] = await Promise.all(dirs.map((dataDir) => startBerth({ databaseUrl, dataDir, publicUrl })));
+    const started = await Promise.allSettled(dirs.map((dataDir) => startBerth({ databaseUrl, dataDir, publicUrl })));
+    const running = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+    if (running.length < 2) {
+      await Promise.all(running.map((r) => r.stop()));
+      assert.fail(`an instance failed to start: ${started.map((s) => (s.status === 'rejected' ? String(s.reason) : 'ok')).join(' | ')}`);
+    }
+    const [a, b] = running;
     try {
       const withCreds = dirs.filter((d) => existsSync(join(d, 'admin-credentials.json')));
       assert.equal(new Set(withCreds).size, 1, 'exactly one instance wrote owner credentials');

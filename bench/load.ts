@@ -1,0 +1,65 @@
+// A small closed-loop load generator: N keep-alive connections each issue
+// requests back to back for a fixed time; reports req/s and latency percentiles.
+import http from 'node:http';
+
+export interface LoadResult {
+  requests: number;
+  errors: number;
+  seconds: number;
+  rps: number;
+  p50: number;
+  p99: number;
+}
+
+export interface RequestSpec {
+  method: string;
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+function once(agent: http.Agent, base: URL, spec: RequestSpec): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { agent, host: base.hostname, port: base.port, method: spec.method, path: spec.path, headers: spec.headers },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on('error', reject);
+    req.end(spec.body);
+  });
+}
+
+export async function runLoad(baseUrl: string, next: (i: number) => RequestSpec, connections: number, seconds: number): Promise<LoadResult> {
+  const base = new URL(baseUrl);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+  const latencies: number[] = [];
+  let errors = 0;
+  let counter = 0;
+  const deadline = performance.now() + seconds * 1000;
+  const worker = async () => {
+    while (performance.now() < deadline) {
+      const t0 = performance.now();
+      try {
+        const status = await once(agent, base, next(counter++));
+        if (status >= 400) errors++;
+      } catch {
+        errors++;
+      }
+      latencies.push(performance.now() - t0);
+    }
+  };
+  const start = performance.now();
+  await Promise.all(Array.from({ length: connections }, worker));
+  const elapsed = (performance.now() - start) / 1000;
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0;
+  return { requests: latencies.length, errors, seconds: elapsed, rps: latencies.length / elapsed, p50: pct(50), p99: pct(99) };
+}
+
+export function formatResult(name: string, r: LoadResult): string {
+  return `${name.padEnd(34)} ${r.rps.toFixed(0).padStart(8)} req/s   p50 ${r.p50.toFixed(2).padStart(7)} ms   p99 ${r.p99.toFixed(2).padStart(7)} ms   (${r.requests} requests, ${r.errors} errors)`;
+}

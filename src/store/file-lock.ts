@@ -1,0 +1,35 @@
+// A lock file beside the SQLite database, so processes sharing one file run
+// migrations one at a time (Kysely's migration lock is a no-op on SQLite).
+import { closeSync, openSync, statSync, unlinkSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+const STALE_MS = 120_000;
+const WAIT_MS = 60_000;
+
+export async function withFileLock<T>(path: string, fn: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + WAIT_MS;
+  for (;;) {
+    try {
+      closeSync(openSync(path, 'wx', 0o600));
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      try {
+        if (Date.now() - statSync(path).mtimeMs > STALE_MS) unlinkSync(path); // a crashed holder
+      } catch {
+        // gone meanwhile: try again
+      }
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${path}`);
+      await sleep(50);
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    try {
+      unlinkSync(path);
+    } catch {
+      // already removed
+    }
+  }
+}
