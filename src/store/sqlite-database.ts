@@ -21,13 +21,15 @@ function wrap(stmt: StatementSync): SqliteStatement {
 }
 
 export function openSqlite(file: string): SqliteDatabase {
-  const db = new DatabaseSync(file);
+  const db = new DatabaseSync(file, { timeout: 10_000 }); // busy timeout, before any statement
   db.exec('PRAGMA journal_mode = WAL');
   db.exec('PRAGMA synchronous = NORMAL');
-  db.exec('PRAGMA busy_timeout = 5000');
   db.exec('PRAGMA foreign_keys = ON');
   return {
     close: () => db.close(),
-    prepare: (sql) => wrap(db.prepare(sql)),
+    // Transactions take the write lock when they begin: a deferred one that
+    // later writes fails at once with "database is locked" when another
+    // process (several instances may share the file) wrote in between.
+    prepare: (sql) => wrap(db.prepare(/^\s*begin\s*$/i.test(sql) ? 'begin immediate' : sql)),
   };
 }
