@@ -5,12 +5,35 @@ import type { Capability } from '../gen/berth/capabilities/v1/capabilities_pb.js
 import { isSelfOrBelow, outermost } from '../core/uidp.js';
 import type { Store } from '../store/store.js';
 
+const CACHE_LIMIT = 10_000;
+const cache = new Map<string, { key: string; grants: Grants }>();
+
 export class Grants {
   private constructor(private readonly byCap: Map<Capability, string[]>) {}
 
   static readonly none = new Grants(new Map());
 
+  /**
+   * The caller's grants, reused while neither role bindings nor roles have
+   * changed (their table versions are bumped by triggers on every write, by
+   * any instance), so a changed binding still counts on the very next request.
+   */
   static async load(store: Store, identityUid: string): Promise<Grants> {
+    const versions = await store.db
+      .selectFrom('table_versions')
+      .select(['table_name', 'version'])
+      .where('table_name', 'in', ['role_bindings', 'roles'])
+      .execute();
+    const key = versions.map((v) => `${v.table_name}=${v.version}`).sort().join(',');
+    const cached = cache.get(identityUid);
+    if (cached && cached.key === key) return cached.grants;
+    const grants = await Grants.read(store, identityUid);
+    if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
+    cache.set(identityUid, { key, grants });
+    return grants;
+  }
+
+  private static async read(store: Store, identityUid: string): Promise<Grants> {
     const rows = await store.db
       .selectFrom('role_bindings as rb')
       .innerJoin('roles as r', 'r.uid', 'rb.role_uid')

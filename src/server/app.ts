@@ -11,6 +11,7 @@ import { Issuer } from '../auth/issuer.js';
 import { PageTokens } from '../core/page-token.js';
 import { firstStart, syncBuiltinRoles, type FirstStartResult } from '../iam/first-start.js';
 import { sharedSecret } from '../store/settings-store.js';
+import { CountCache } from '../store/count-cache.js';
 import { openStore, type Store } from '../store/store.js';
 import { authRoutes } from './auth-routes.js';
 import { listen, type Listener } from './listener.js';
@@ -43,7 +44,6 @@ export interface RunningServer {
 
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const store = await openStore({ databaseUrl: opts.databaseUrl, dataDir: opts.dataDir });
-  const shutdown = new AbortController();
   let listener: Listener | undefined;
   try {
     const bodyLimit = opts.bodyLimit ?? 2 * 1024 * 1024;
@@ -74,7 +74,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     await syncBuiltinRoles(store);
     const first = await firstStart(store, opts.org, opts.dataDir, url);
 
-    const deps = { store, pageTokens };
+    const deps = { store, pageTokens, counts: new CountCache() };
     const guardDeps = { store, issuer, audience: url };
     const services = allServices(deps).map((s) => ({ service: s.service, impl: guard(s.service, s.impl, guardDeps) }));
     const registry = createRegistry(...services.map((s) => s.service.file));
@@ -90,7 +90,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       readMaxBytes: bodyLimit,
       shutdownTimeoutMs: 10_000,
     });
-    await app.register(restPlugin, { services, bodyLimit, logger: opts.logger, shutdownSignal: shutdown.signal });
+    await app.register(restPlugin, { services, bodyLimit, logger: opts.logger });
     await app.register(authRoutes, { issuer, exchange: { store, issuer, allowedAudiences: [url] }, logger: opts.logger });
     app.get('/healthz', async (_req, reply) => {
       await store.db.selectFrom('settings').select('key').limit(1).execute();
@@ -108,7 +108,6 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       async close() {
         if (closed) return;
         closed = true;
-        shutdown.abort();
         await listener?.close(10_000);
         await app.close().catch(() => undefined);
         await store.close();

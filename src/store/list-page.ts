@@ -7,6 +7,7 @@ import type { PageTokens } from '../core/page-token.js';
 import { descendantRange } from '../core/uidp.js';
 import type { Database, ResourceTable } from './schema.js';
 import type { Store } from './store.js';
+import type { CountCache } from './count-cache.js';
 
 // Kysely cannot type a table chosen at run time; this module is where that ends.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -22,7 +23,8 @@ export interface PageRequest {
   columns: Readonly<Record<string, string>>;
   order: Order;
   conditions: Condition[];
-  visible: Visibility;
+  /** Subtree restrictions, ANDed: e.g. the caller's visibility, uidp.descendants_of. */
+  scopes: UidScope[];
   pageSize: number;
   skip: number;
   pageToken: string;
@@ -38,28 +40,57 @@ export interface Page<Row> {
 
 export type PageTokenError = { invalid: string };
 
-export function visibleCondition(visible: Visibility): Condition | undefined {
-  if (visible === 'all') return undefined;
+/** Rows at or below (self) / strictly below one of `uids`. */
+export interface UidScope {
+  uids: readonly string[];
+  self: boolean;
+}
+
+// Above this many matches, a list ordered by another column walks that
+// column's index and filters by subtree (rows are dense); below it, the uid
+// ranges are read and sorted (rows are few). Measured on 100,000 repos: the
+// sorted form took 130 ms, the index walk under 1 ms.
+const DENSE_MATCHES = 2000;
+
+/** Index range form: uid = g OR g/ <= uid < g0. */
+function scopeAsRanges(scope: UidScope): Condition {
   return (eb) => {
-    if (visible.length === 0) return sql<SqlBool>`1 = 0`;
+    if (scope.uids.length === 0) return sql<SqlBool>`1 = 0`;
     return eb.or(
-      visible.map((g) => {
+      scope.uids.flatMap((g) => {
         const r = descendantRange(g);
-        return eb.or([eb('uid', '=', g), eb.and([eb('uid', '>=', r.low), eb('uid', '<', r.high)])]);
+        const below = eb.and([eb('uid', '>=', r.low), eb('uid', '<', r.high)]);
+        return scope.self ? [eb('uid', '=', g), below] : [below];
       }),
     );
   };
 }
 
+/** Filter form (no index on uid is usable), so the planner walks the order index. */
+function scopeAsPrefixes(scope: UidScope): Condition {
+  return (eb) => {
+    if (scope.uids.length === 0) return sql<SqlBool>`1 = 0`;
+    return eb.or(
+      scope.uids.flatMap((g) => {
+        const below = sql<SqlBool>`substr(uid, 1, ${g.length + 1}) = ${`${g}/`}`;
+        return scope.self ? [eb('uid', '=', g), below] : [below];
+      }),
+    );
+  };
+}
+
+export function visibleCondition(visible: Visibility): Condition | undefined {
+  if (visible === 'all') return undefined;
+  return scopeAsRanges({ uids: visible, self: true });
+}
+
 export async function listPage<Row extends { uid: string }>(
   store: Store,
   tokens: PageTokens,
+  counts: CountCache,
   req: PageRequest,
 ): Promise<Page<Row> | PageTokenError> {
   const column = req.columns[req.order.field];
-  const where: Condition[] = [...req.conditions];
-  const vis = visibleCondition(req.visible);
-  if (vis) where.push(vis);
 
   let cursorCond: Condition | undefined;
   if (req.pageToken !== '') {
@@ -79,6 +110,15 @@ export async function listPage<Row extends { uid: string }>(
   }
 
   const db = store.db as unknown as import('kysely').Kysely<Record<string, Record<string, unknown>>>;
+  const counting = [...req.conditions, ...req.scopes.map(scopeAsRanges)];
+  const total = await counts.count(store, req.table, `${req.fingerprint}\u0000${JSON.stringify(req.scopes)}`, async () => {
+    let c = db.selectFrom(req.table).select((eb) => eb.fn.countAll<number>().as('n'));
+    for (const w of counting) c = c.where(w as never);
+    return Number((await c.executeTakeFirstOrThrow()).n);
+  });
+
+  const dense = column !== 'uid' && total > DENSE_MATCHES;
+  const where = [...req.conditions, ...req.scopes.map(dense ? scopeAsPrefixes : scopeAsRanges)];
   const dir = req.order.desc ? 'desc' : 'asc';
   let q = db.selectFrom(req.table).selectAll();
   for (const c of where) q = q.where(c as never);
@@ -86,11 +126,7 @@ export async function listPage<Row extends { uid: string }>(
   q = q.orderBy(column as never, dir);
   if (column !== 'uid') q = q.orderBy('uid' as never, dir);
   q = q.limit(req.pageSize + 1).offset(req.skip);
-
-  let c = db.selectFrom(req.table).select((eb) => eb.fn.countAll<number>().as('n'));
-  for (const w of where) c = c.where(w as never);
-
-  const [rows, count] = await Promise.all([q.execute(), c.executeTakeFirstOrThrow()]);
+  const rows = await q.execute();
   const more = rows.length > req.pageSize;
   const pageRows = (more ? rows.slice(0, req.pageSize) : rows) as unknown as Row[];
   let nextPageToken = '';
@@ -98,7 +134,7 @@ export async function listPage<Row extends { uid: string }>(
     const last = pageRows[pageRows.length - 1] as unknown as Record<string, unknown>;
     nextPageToken = tokens.issue(req.fingerprint, { value: String(last[column]), uid: String(last.uid) });
   }
-  return { rows: pageRows, nextPageToken, totalCount: BigInt(Number(count.n)), skipped: req.skip };
+  return { rows: pageRows, nextPageToken, totalCount: BigInt(total), skipped: req.skip };
 }
 
 export type { Database };

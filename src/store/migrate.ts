@@ -2,12 +2,14 @@
 // (an advisory lock on PostgreSQL), so instances starting together apply each once.
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import * as initial from './migrations/0001-initial.js';
+import * as tableVersions from './migrations/0002-table-versions.js';
 import type { Store, Dialect } from './store.js';
 
 type Step = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
 const STEPS: Record<string, Step> = {
   '0001-initial': initial,
+  '0002-table-versions': tableVersions,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -5,8 +5,9 @@ import type { UIDPFilter } from '../gen/berth/common/v2/uidp_pb.js';
 import { invalidArgument, type FieldViolation } from '../core/api-error.js';
 import { fingerprint, pageSizeOf, parseOrderBy, skipOf, type Order } from '../core/list-params.js';
 import type { PageTokens } from '../core/page-token.js';
-import { ancestorsOf, descendantRange, isValidUid } from '../core/uidp.js';
-import { listPage, type Condition, type Page, type Visibility } from './list-page.js';
+import { ancestorsOf, isValidUid } from '../core/uidp.js';
+import { listPage, type Condition, type Page, type UidScope, type Visibility } from './list-page.js';
+import type { CountCache } from './count-cache.js';
 import type { ResourceTable } from './schema.js';
 import type { Store } from './store.js';
 
@@ -30,6 +31,7 @@ export interface ListParams {
 export interface ListDeps {
   store: Store;
   pageTokens: PageTokens;
+  counts: CountCache;
 }
 
 const MAX_IDS = 1000;
@@ -44,11 +46,7 @@ function uidpConditions(f: UIDPFilter | undefined, violations: FieldViolation[])
     check('children_of', f.childrenOf);
     out.push((eb) => eb('parent_uid', '=', f.childrenOf));
   }
-  if (f.descendantsOf) {
-    check('descendants_of', f.descendantsOf);
-    const r = descendantRange(f.descendantsOf);
-    out.push((eb) => eb.and([eb('uid', '>=', r.low), eb('uid', '<', r.high)]));
-  }
+  // descendants_of is a UidScope (see scopesOf), so lists can pick their index.
   if (f.ancestorsOf) {
     check('ancestors_of', f.ancestorsOf);
     const a = ancestorsOf(f.ancestorsOf);
@@ -88,12 +86,18 @@ export async function runList<Row extends { uid: string }>(
     u: u ? [u.ancestorsOf, u.descendantsOf, u.childrenOf, u.inRoot, u.ids] : null,
     f: filters.key,
   };
-  const page = await listPage<Row>(deps.store, deps.pageTokens, {
+  const scopes: UidScope[] = [];
+  if (visible !== 'all') scopes.push({ uids: visible, self: true });
+  if (u?.descendantsOf) {
+    if (!isValidUid(u.descendantsOf)) throw invalidArgument(spec.domain, [{ field: 'uidp.descendants_of', description: `"${u.descendantsOf.slice(0, 80)}" is not a valid uid` }]);
+    scopes.push({ uids: [u.descendantsOf], self: false });
+  }
+  const page = await listPage<Row>(deps.store, deps.pageTokens, deps.counts, {
     table: spec.table,
     columns: spec.columns,
     order,
     conditions,
-    visible,
+    scopes,
     pageSize,
     skip,
     pageToken: params.pageToken,

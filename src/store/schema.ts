@@ -85,7 +85,13 @@ export interface SettingsTable {
   value: string;
 }
 
+export interface TableVersionsTable {
+  table_name: string;
+  version: number | string;
+}
+
 export interface Database {
+  table_versions: TableVersionsTable;
   groups: GroupsTable;
   identities: IdentitiesTable;
   roles: RolesTable;

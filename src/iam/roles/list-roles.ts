@@ -22,7 +22,7 @@ export async function listRoles(deps: ServiceDeps, req: ListRolesRequest, ctx: H
   const custom = visibleCondition(scopes)!;
   const conditions: Condition[] = [(eb) => eb.or([eb('builtin', '=', 1), custom(eb)])];
   if (req.name !== '') conditions.push((eb) => eb('name', '=', req.name));
-  const page = await runList<RolesTable>(deps, SPEC, req, { conditions, key: { name: req.name } }, 'all');
+  const page = await runList<RolesTable>(deps, SPEC, req, { conditions, key: { name: req.name, scopes } }, 'all');
   return {
     $typeName: 'berth.iam.v2.ListRolesResponse',
     roles: page.rows.map(roleFromRow),

@@ -22,7 +22,6 @@ export interface RestOptions {
   services: readonly RestService[];
   bodyLimit: number;
   logger: Logger;
-  shutdownSignal: AbortSignal;
 }
 
 type Impl = (req: Message, ctx: ReturnType<typeof createHandlerContext>) => Promise<unknown>;
@@ -96,6 +95,7 @@ export async function restPlugin(app: FastifyInstance, opts: RestOptions): Promi
     if (!impl) throw notFound(errorDomainOf(route.service), 'method', route.method.name);
     const headers = new Headers();
     for (const [k, v] of Object.entries(request.headers)) {
+      if (k.startsWith(':')) continue; // HTTP/2 pseudo-headers
       if (typeof v === 'string') headers.set(k, v);
       else if (Array.isArray(v)) headers.set(k, v.join(', '));
     }
@@ -106,7 +106,6 @@ export async function restPlugin(app: FastifyInstance, opts: RestOptions): Promi
       requestMethod: request.method,
       url: request.url,
       requestHeader: headers,
-      shutdownSignal: opts.shutdownSignal,
     });
     const result = await impl(message, ctx);
     return messageToJson(route.method.output, create(route.method.output, result as never));

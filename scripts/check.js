@@ -1,0 +1,24 @@
+// Every gate but the tests: proto lint, regenerate-and-diff of src/gen, and
+// the strict type check. `npm run check && npm test` is the full set.
+import { spawnSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const bin = join(root, 'node_modules', '.bin');
+const env = { ...process.env, PATH: `${bin}:${process.env.PATH}` };
+
+function step(name, cmd, args) {
+  process.stdout.write(`check: ${name}\n`);
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env });
+  if (r.status !== 0) {
+    console.error(`check: ${name} failed`);
+    process.exit(r.status ?? 1);
+  }
+}
+
+step('buf lint', join(bin, 'buf'), ['lint']);
+step('buf generate', join(bin, 'buf'), ['generate']);
+step('generated code is committed', 'git', ['diff', '--exit-code', '--stat', '--', 'src/gen']);
+step('tsc (strict)', join(bin, 'tsc'), ['-b']);
+console.log('check: all gates passed');
