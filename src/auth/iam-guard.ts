@@ -4,9 +4,10 @@
 // check reads only the caller's bindings and the uid, never the resource.
 import type { DescField, DescMessage, DescMethod, DescService, Message } from '@bufbuild/protobuf';
 import { getOption, hasOption } from '@bufbuild/protobuf';
-import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
+import { ConnectError, type HandlerContext, type ServiceImpl } from '@connectrpc/connect';
+import type { Logger } from 'pino';
 import { iam, iam_scope, type IAM } from '../gen/berth/annotations/v1/annotations_pb.js';
-import { invalidArgument, unauthenticated } from '../core/api-error.js';
+import { internalError, invalidArgument, unauthenticated } from '../core/api-error.js';
 import { isValidUid } from '../core/uidp.js';
 import type { Store } from '../store/store.js';
 import { Caller, callerKey } from './caller.js';
@@ -17,6 +18,7 @@ export interface GuardDeps {
   issuer: Issuer;
   /** The audience API tokens must carry. */
   audience: string;
+  logger: Logger;
 }
 
 /** "berth.iam.v2.GroupsService" → "iam.berth.dev" (the ErrorInfo domain). */
@@ -81,19 +83,28 @@ export function guard<S extends DescService>(service: S, impl: ServiceImpl<S>, d
       // Default deny: an RPC that does not declare its rule cannot be served.
       throw new Error(`${service.typeName}.${method.name} has no (berth.annotations.v1.iam) option`);
     }
-    if (rule.mode.case === 'disabled') {
-      out[method.localName] = handler;
-      continue;
-    }
-    const rules = rule.mode.value;
-    out[method.localName] = async (req: Message, ctx: HandlerContext) => {
-      const caller = await authenticate(deps, ctx.requestHeader, domain);
-      if (!rules?.unscoped) {
-        const uid = scopeUid(method, req, domain);
-        await caller.require(domain, rules?.capabilities ?? [], uid);
+    const rules = rule.mode.case === 'enabled' ? rule.mode.value : undefined;
+    const guarded = async (req: Message, ctx: HandlerContext) => {
+      if (rules) {
+        const caller = await authenticate(deps, ctx.requestHeader, domain);
+        if (!rules.unscoped) {
+          const uid = scopeUid(method, req, domain);
+          await caller.require(domain, rules.capabilities, uid);
+        }
+        ctx.values.set(callerKey, caller);
       }
-      ctx.values.set(callerKey, caller);
       return handler(req, ctx);
+    };
+    // Unexpected failures are logged here, once, for every transport, and the
+    // client sees INTERNAL with no cause (a database message must not leak).
+    out[method.localName] = async (req: Message, ctx: HandlerContext) => {
+      try {
+        return await guarded(req, ctx);
+      } catch (err) {
+        if (err instanceof ConnectError) throw err;
+        deps.logger.error({ err, rpc: `${service.typeName}/${method.name}` }, 'rpc failed');
+        throw internalError(domain);
+      }
     };
   }
   return out as ServiceImpl<S>;

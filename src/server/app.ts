@@ -68,14 +68,15 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     };
     h1.on('request', route);
     listener = await listen(h1, route as never, opts.host, opts.port);
-    const url = (opts.publicUrl ?? `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${listener.address.port}`).replace(/\/$/, '');
+    const listenUrl = `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${listener.address.port}`;
+    const url = (opts.publicUrl ?? listenUrl).replace(/\/$/, '');
     const issuer = await Issuer.open(store, url);
     const pageTokens = new PageTokens(await sharedSecret(store, 'page-token-key'));
     await syncBuiltinRoles(store);
     const first = await firstStart(store, opts.org, opts.dataDir, url);
 
     const deps = { store, pageTokens, counts: new CountCache() };
-    const guardDeps = { store, issuer, audience: url };
+    const guardDeps = { store, issuer, audience: url, logger: opts.logger };
     const services = allServices(deps).map((s) => ({ service: s.service, impl: guard(s.service, s.impl, guardDeps) }));
     const registry = createRegistry(...services.map((s) => s.service.file));
 
@@ -102,7 +103,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     let closed = false;
     return {
       url,
-      listenUrl: `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${listener.address.port}`,
+      listenUrl,
       store,
       firstStart: first,
       async close() {
