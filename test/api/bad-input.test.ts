@@ -74,6 +74,14 @@ describe('bad input', () => {
     await unchanged();
   });
 
+  it('unknown enum values in a body or query', async () => {
+    assertInvalid(await rest(berth.url, 'POST', `/iam/v2/roles/${berth.orgUid}`, { token, body: { name: 'r', capabilities: ['CAP_NO_SUCH_THING'] } }));
+    assertInvalid(await rest(berth.url, 'GET', '/iam/v2/identities?relationshipType=SIDEWAYS', { token }));
+    const roles = await rest(berth.url, 'GET', '/iam/v2/roles?name=r', { token });
+    assert.equal(roles.json.totalCount, '0');
+    await unchanged();
+  });
+
   it('/v2beta1/ is an alias of /v2/', async () => {
     const r = await rest(berth.url, 'GET', `/registry/v2beta1/repos/${repoUid}`, { token });
     assert.equal(r.status, 200);

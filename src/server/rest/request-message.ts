@@ -65,6 +65,29 @@ function queryToJson(schema: DescMessage, query: URLSearchParams, domain: string
   return json;
 }
 
+/**
+ * Drops body keys that name no field (as grpc-gateway does), so the strict
+ * parse after it still rejects wrong types and unknown enum values.
+ */
+function withoutUnknownFields(desc: DescMessage, json: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const [key, value] of Object.entries(json)) {
+    const f = fieldByKey(desc, key);
+    if (!f) continue;
+    const m = f.fieldKind === 'message' || (f.fieldKind === 'list' && f.listKind === 'message') || (f.fieldKind === 'map' && f.mapKind === 'message') ? f.message : undefined;
+    if (!m || m.typeName.startsWith('google.protobuf.') || value === null || typeof value !== 'object') {
+      out[key] = value;
+    } else if (Array.isArray(value)) {
+      out[key] = f.fieldKind === 'list' ? value.map((v) => (v && typeof v === 'object' && !Array.isArray(v) ? withoutUnknownFields(m, v as JsonObject) : v)) : value;
+    } else if (f.fieldKind === 'map') {
+      out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, v && typeof v === 'object' && !Array.isArray(v) ? withoutUnknownFields(m, v as JsonObject) : v]));
+    } else {
+      out[key] = withoutUnknownFields(m, value as JsonObject);
+    }
+  }
+  return out;
+}
+
 /** Turns protobuf-es's JSON decode error into a field violation. */
 function decodeError(err: unknown, domain: string, where: string) {
   const text = err instanceof Error ? err.message : String(err);
@@ -115,11 +138,11 @@ export function buildRequest(
 ): Message {
   const schema = route.method.input;
   const msg = create(schema);
-  const opts = { ignoreUnknownFields: true };
+  const opts = { ignoreUnknownFields: false };
   if (route.body === '*') {
     if (body) {
       try {
-        mergeFromJson(schema, msg, body, opts);
+        mergeFromJson(schema, msg, withoutUnknownFields(schema, body), opts);
       } catch (err) {
         throw decodeError(err, domain, 'body');
       }
@@ -136,7 +159,7 @@ export function buildRequest(
       const inner = create(f.message);
       if (body) {
         try {
-          mergeFromJson(f.message, inner, body, opts);
+          mergeFromJson(f.message, inner, withoutUnknownFields(f.message, body), opts);
         } catch (err) {
           throw decodeError(err, domain, route.body);
         }
