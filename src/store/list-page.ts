@@ -23,6 +23,8 @@ export interface PageRequest {
   columns: Readonly<Record<string, string>>;
   order: Order;
   conditions: Condition[];
+  /** Columns to read; all when absent (lists leave out large ones such as readme). */
+  select?: readonly string[];
   /** Subtree restrictions, ANDed: e.g. the caller's visibility, uidp.descendants_of. */
   scopes: UidScope[];
   pageSize: number;
@@ -120,7 +122,7 @@ export async function listPage<Row extends { uid: string }>(
   const dense = column !== 'uid' && total > DENSE_MATCHES;
   const where = [...req.conditions, ...req.scopes.map(dense ? scopeAsPrefixes : scopeAsRanges)];
   const dir = req.order.desc ? 'desc' : 'asc';
-  let q = db.selectFrom(req.table).selectAll();
+  let q = req.select ? db.selectFrom(req.table).select(req.select as never) : db.selectFrom(req.table).selectAll();
   for (const c of where) q = q.where(c as never);
   if (cursorCond) q = q.where(cursorCond as never);
   q = q.orderBy(column as never, dir);

@@ -18,6 +18,8 @@ export interface ListSpec {
   /** API sort field → column; must include uid. */
   columns: Readonly<Record<string, string>>;
   defaultOrder: Order;
+  /** Columns a list reads; all when absent. */
+  select?: readonly string[];
 }
 
 export interface ListParams {
@@ -97,6 +99,7 @@ export async function runList<Row extends { uid: string }>(
     columns: spec.columns,
     order,
     conditions,
+    select: spec.select,
     scopes,
     pageSize,
     skip,

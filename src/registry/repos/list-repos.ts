@@ -14,13 +14,15 @@ const SPEC: ListSpec = {
   domain: REGISTRY_DOMAIN,
   columns: { uid: 'uid', name: 'name', created_at: 'create_time', updated_at: 'update_time' },
   defaultOrder: { field: 'uid', desc: false },
+  // The readme (up to 1 MiB each) is not part of a listed repo.
+  select: ['uid', 'parent_uid', 'name', 'description', 'create_time', 'update_time'],
 };
 
 export async function listRepos(deps: ServiceDeps, req: ListReposRequest, ctx: HandlerContext): Promise<ListReposResponse> {
   const visible = await callerOf(ctx, REGISTRY_DOMAIN).scopes(Capability.CAP_REPO_LIST);
   const conditions: Condition[] = [];
   if (req.name !== undefined && req.name !== '') conditions.push((eb) => eb('name', '=', req.name));
-  const page = await runList<ReposTable>(deps, SPEC, req, { conditions, key: { name: req.name ?? '' } }, visible);
+  const page = await runList<Omit<ReposTable, 'readme'>>(deps, SPEC, req, { conditions, key: { name: req.name ?? '' } }, visible);
   return {
     $typeName: 'berth.registry.v2.ListReposResponse',
     repos: page.rows.map(repoFromRow),

@@ -5,7 +5,7 @@ import type { ReposTable } from '../../store/schema.js';
 import type { ServiceDeps } from '../../store/service-deps.js';
 import { repoNotFound } from '../errors.js';
 
-export function repoFromRow(row: ReposTable): Repo {
+export function repoFromRow(row: Omit<ReposTable, 'readme'>): Repo {
   return create(RepoSchema, {
     uid: row.uid,
     name: row.name,
