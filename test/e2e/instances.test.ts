@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { freshDatabase, startBerth, usingPostgres } from '../harness/berth-process.js';
+import { dropDatabase, freshDatabase, startBerth, usingPostgres } from '../harness/berth-process.js';
 import { ownerToken, rest } from '../harness/api-client.js';
 
 describe('several instances on one database', () => {
@@ -44,6 +44,7 @@ describe('several instances on one database', () => {
       assert.deepEqual(page2.json.repos.map((r: { name: string }) => r.name), ['shared-3', 'shared-4', 'shared-5']);
     } finally {
       await Promise.all([a.stop(), b.stop()]);
+      await dropDatabase(databaseUrl);
     }
   });
 

@@ -32,6 +32,18 @@ export interface StartOptions {
   extraArgs?: string[];
 }
 
+/** Drops a database made by freshDatabase (after every server on it stopped). */
+export async function dropDatabase(url: string | undefined): Promise<void> {
+  const admin = process.env.BERTH_TEST_PG;
+  if (!admin || !url) return;
+  const name = new URL(url).pathname.slice(1);
+  if (!/^berth_test_[0-9a-f]+$/.test(name)) return;
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await client.end();
+}
+
 /** A new, empty PostgreSQL database when BERTH_TEST_PG is set; undefined for SQLite. */
 export async function freshDatabase(): Promise<string | undefined> {
   const admin = process.env.BERTH_TEST_PG;
@@ -102,6 +114,7 @@ export async function startBerth(opts: StartOptions = {}): Promise<Berth> {
       child.kill(signal);
       const code = await done;
       if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
+      if (!opts.databaseUrl) await dropDatabase(databaseUrl);
       return code;
     },
   };
