@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { errorDomainOf } from '../../auth/iam-guard.js';
 import { errorResponse, isUnexpected } from '../error-body.js';
-import { messageToJson } from './json-response.js';
+import { messageToJson } from './json-writer.js';
 import { buildRequest, parseJsonBody } from './request-message.js';
 import { RouteTable, splitPath, type RestRoute } from './route-table.js';
 import { invalidArgument, notFound, unimplemented } from '../../core/api-error.js';
