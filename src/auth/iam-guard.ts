@@ -31,7 +31,18 @@ function ruleOf(method: DescMethod): IAM | undefined {
   return hasOption(method, iam) ? getOption(method, iam) : undefined;
 }
 
+const scopeFields = new WeakMap<DescMessage, DescField | null>();
+
+/** The request field marked iam_scope (looked up once per message type). */
 function scopeField(schema: DescMessage): DescField | undefined {
+  const known = scopeFields.get(schema);
+  if (known !== undefined) return known ?? undefined;
+  const found = findScopeField(schema);
+  scopeFields.set(schema, found ?? null);
+  return found;
+}
+
+function findScopeField(schema: DescMessage): DescField | undefined {
   return schema.fields.find((f) => hasOption(f, iam_scope) && getOption(f, iam_scope));
 }
 
