@@ -24,6 +24,8 @@ export interface RestOptions {
   logger: Logger;
 }
 
+const FORWARDED_HEADERS = ['authorization', 'user-agent', 'x-request-id'] as const;
+
 type Impl = (req: Message, ctx: ReturnType<typeof createHandlerContext>) => Promise<unknown>;
 
 export async function restPlugin(app: FastifyInstance, opts: RestOptions): Promise<void> {
@@ -93,11 +95,12 @@ export async function restPlugin(app: FastifyInstance, opts: RestOptions): Promi
   async function call(route: RestRoute, message: Message, request: FastifyRequest) {
     const impl = impls.get(route.method);
     if (!impl) throw notFound(errorDomainOf(route.service), 'method', route.method.name);
-    const headers = new Headers();
-    for (const [k, v] of Object.entries(request.headers)) {
-      if (k.startsWith(':')) continue; // HTTP/2 pseudo-headers
-      if (typeof v === 'string') headers.set(k, v);
-      else if (Array.isArray(v)) headers.set(k, v.join(', '));
+    // Only the headers implementations read are passed on: copying every
+    // header into a Headers object was a measurable share of a small request.
+    const headers: Record<string, string> = {};
+    for (const name of FORWARDED_HEADERS) {
+      const v = request.headers[name];
+      if (typeof v === 'string') headers[name] = v;
     }
     const ctx = createHandlerContext({
       service: route.service,
