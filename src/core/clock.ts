@@ -6,8 +6,19 @@ export function nowIso(): string {
   return new Date().toISOString();
 }
 
+// Timestamps read from the database remember their text, so a response
+// writes it back without formatting a Date again (100 per listed page).
+const texts = new WeakMap<Timestamp, string>();
+
 export function isoToTimestamp(iso: string): Timestamp {
-  return timestampFromMs(Date.parse(iso));
+  const ts = timestampFromMs(Date.parse(iso));
+  texts.set(ts, iso);
+  return ts;
+}
+
+/** RFC 3339 with exactly three fractional digits and "Z". */
+export function timestampText(ts: Timestamp): string {
+  return texts.get(ts) ?? new Date(Number(ts.seconds) * 1000 + Math.floor(ts.nanos / 1e6)).toISOString();
 }
 
 export function timestampToIso(ts: Timestamp): string {

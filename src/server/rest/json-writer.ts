@@ -8,16 +8,12 @@ import type { DescField, DescMessage, JsonObject, JsonValue, Message } from '@bu
 import { getOption, hasOption, ScalarType, toJson } from '@bufbuild/protobuf';
 import { FeatureSet_FieldPresence, type Timestamp } from '@bufbuild/protobuf/wkt';
 import { field_behavior, FieldBehavior } from '../../gen/google/api/field_behavior_pb.js';
+import { timestampText } from '../../core/clock.js';
 
 type Writer = (msg: Record<string, unknown>) => JsonObject;
 const writers = new WeakMap<DescMessage, Writer>();
 
 const INT64 = new Set([ScalarType.INT64, ScalarType.UINT64, ScalarType.SINT64, ScalarType.FIXED64, ScalarType.SFIXED64]);
-
-function timestampJson(ts: Timestamp): string {
-  const ms = Number(ts.seconds) * 1000 + Math.floor(ts.nanos / 1e6);
-  return new Date(ms).toISOString();
-}
 
 function scalarJson(type: ScalarType, v: unknown): JsonValue {
   if (INT64.has(type)) return String(v);
@@ -39,7 +35,7 @@ function valueWriter(f: DescField): (v: unknown) => JsonValue {
     return (v) => names.get(v as number) ?? (v as number);
   }
   const m = f.message!;
-  if (m.typeName === 'google.protobuf.Timestamp') return (v) => timestampJson(v as Timestamp);
+  if (m.typeName === 'google.protobuf.Timestamp') return (v) => timestampText(v as Timestamp);
   if (m.typeName.startsWith('google.protobuf.')) return (v) => toJson(m, v as Message);
   return (v) => writerFor(m)(v as Record<string, unknown>);
 }
