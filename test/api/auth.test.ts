@@ -4,10 +4,10 @@ import assert from 'node:assert/strict';
 import { statSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { exportJWK, generateKeyPair, SignJWT, createRemoteJWKSet, jwtVerify } from 'jose';
-import { startBerth, type Berth } from '../harness/berth-process.js';
-import { identityWithRole, ownerToken, rest } from '../harness/api-client.js';
+import { useBerth, type Berth } from '../harness/berth-process.js';
+import { identityWithRole, rest } from '../harness/api-client.js';
 
 /** A minimal external OIDC issuer on loopback, for claimMatch identities. */
 async function fakeIssuer() {
@@ -30,12 +30,9 @@ async function fakeIssuer() {
 describe('authentication and access control', () => {
   let berth: Berth;
   let token: string;
-  before(async () => {
-    berth = await startBerth();
-    token = ownerToken(berth.credentialsFile);
-  });
-  after(async () => {
-    await berth.stop();
+  useBerth((b, t) => {
+    berth = b;
+    token = t;
   });
 
   it('writes first-start credentials with mode 0600', () => {

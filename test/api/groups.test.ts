@@ -1,11 +1,11 @@
 // Groups over REST and gRPC: CRUD, PATCH mask semantics, uidp filters, the
 // delete-when-not-empty guard and the scope of identities made in a subgroup.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { Code, ConnectError } from '@connectrpc/connect';
 import { GroupsService } from '../../src/gen/berth/iam/v2/groups_pb.js';
-import { startBerth, type Berth } from '../harness/berth-process.js';
-import { grpcClient, identityWithRole, ownerToken, rest } from '../harness/api-client.js';
+import { useBerth, type Berth } from '../harness/berth-process.js';
+import { grpcClient, identityWithRole, rest } from '../harness/api-client.js';
 
 const detail = (body: { details: { '@type': string }[] }, type: string) =>
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -14,12 +14,9 @@ const detail = (body: { details: { '@type': string }[] }, type: string) =>
 describe('iam groups', () => {
   let berth: Berth;
   let token: string;
-  before(async () => {
-    berth = await startBerth();
-    token = ownerToken(berth.credentialsFile);
-  });
-  after(async () => {
-    await berth.stop();
+  useBerth((b, t) => {
+    berth = b;
+    token = t;
   });
 
   it('creates, gets, lists, patches and deletes a subgroup over REST', async () => {

@@ -1,11 +1,11 @@
 // Identities over REST and gRPC: CRUD, the contract's name error, relationship
 // validation, list filters and deletion together with role bindings.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { Code, ConnectError } from '@connectrpc/connect';
 import { IdentitiesService } from '../../src/gen/berth/iam/v2/identities_pb.js';
-import { startBerth, type Berth } from '../harness/berth-process.js';
-import { grpcClient, identityWithRole, ownerToken, rest } from '../harness/api-client.js';
+import { useBerth, type Berth } from '../harness/berth-process.js';
+import { grpcClient, identityWithRole, rest } from '../harness/api-client.js';
 
 const NAME_RULE = 'name must match "^[a-z0-9 ._-]{1,}$"';
 const JWKS = JSON.stringify({ keys: [{ kty: 'EC', crv: 'P-256', x: 'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU', y: 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0' }] });
@@ -13,12 +13,9 @@ const JWKS = JSON.stringify({ keys: [{ kty: 'EC', crv: 'P-256', x: 'f83OJ3D2xF1B
 describe('iam identities', () => {
   let berth: Berth;
   let token: string;
-  before(async () => {
-    berth = await startBerth();
-    token = ownerToken(berth.credentialsFile);
-  });
-  after(async () => {
-    await berth.stop();
+  useBerth((b, t) => {
+    berth = b;
+    token = t;
   });
 
   it('creates, gets, lists, patches and deletes an identity over REST', async () => {

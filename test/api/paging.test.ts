@@ -1,18 +1,18 @@
 // Lists over 1,000+ resources: every order walks every result once, totalCount
 // on every page, skip, clamping, and page-token rules.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { startBerth, type Berth } from '../harness/berth-process.js';
-import { ownerToken, rest } from '../harness/api-client.js';
+import { describe, it } from 'node:test';
+import { useBerth, type Berth } from '../harness/berth-process.js';
+import { rest } from '../harness/api-client.js';
 
 const N = 1030;
 
 describe('paging through 1,000+ repos', () => {
   let berth: Berth;
   let token: string;
-  before(async () => {
-    berth = await startBerth();
-    token = ownerToken(berth.credentialsFile);
+  useBerth(async (b, t) => {
+    berth = b;
+    token = t;
     for (let i = 0; i < N; i += 10) {
       await Promise.all(
         Array.from({ length: Math.min(10, N - i) }, (_, k) =>
@@ -20,9 +20,6 @@ describe('paging through 1,000+ repos', () => {
         ),
       );
     }
-  });
-  after(async () => {
-    await berth.stop();
   });
 
   async function walk(query: string) {

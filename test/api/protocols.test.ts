@@ -2,7 +2,7 @@
 // Connect, and gRPC server reflection.
 import assert from 'node:assert/strict';
 import http2 from 'node:http2';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { createClient } from '@connectrpc/connect';
 import { createConnectTransport, createGrpcTransport, createGrpcWebTransport } from '@connectrpc/connect-node';
 import { fromBinary } from '@bufbuild/protobuf';
@@ -10,19 +10,16 @@ import { FileDescriptorProtoSchema } from '@bufbuild/protobuf/wkt';
 import { PingService } from '../../src/gen/berth/ping/v2/ping_pb.js';
 import { ReposService } from '../../src/gen/berth/registry/v2/repos_pb.js';
 import { ServerReflection } from '../../src/gen/grpc/reflection/v1/reflection_pb.js';
-import { startBerth, type Berth } from '../harness/berth-process.js';
-import { ownerToken, rest } from '../harness/api-client.js';
+import { useBerth, type Berth } from '../harness/berth-process.js';
+import { rest } from '../harness/api-client.js';
 
 describe('protocols on one port', () => {
   let berth: Berth;
   let token: string;
-  before(async () => {
-    berth = await startBerth();
-    token = ownerToken(berth.credentialsFile);
+  useBerth(async (b, t) => {
+    berth = b;
+    token = t;
     await rest(berth.url, 'POST', `/registry/v2/repos/${berth.orgUid}`, { token, body: { name: 'proto-check' } });
-  });
-  after(async () => {
-    await berth.stop();
   });
 
   const auth = () => [

@@ -1,20 +1,17 @@
 // Repos over REST and gRPC: the contract's examples, list semantics and errors.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { ReposService } from '../../src/gen/berth/registry/v2/repos_pb.js';
 import { ConnectError, Code } from '@connectrpc/connect';
-import { startBerth, type Berth } from '../harness/berth-process.js';
-import { grpcClient, ownerToken, rest } from '../harness/api-client.js';
+import { useBerth, type Berth } from '../harness/berth-process.js';
+import { grpcClient, rest } from '../harness/api-client.js';
 
 describe('registry repos', () => {
   let berth: Berth;
   let token: string;
-  before(async () => {
-    berth = await startBerth();
-    token = ownerToken(berth.credentialsFile);
-  });
-  after(async () => {
-    await berth.stop();
+  useBerth((b, t) => {
+    berth = b;
+    token = t;
   });
 
   it('creates, gets, lists, patches and deletes a repo over REST', async () => {

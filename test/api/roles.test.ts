@@ -1,23 +1,20 @@
 // Roles over REST and gRPC: built-ins visible to all, custom roles scoped, anti-escalation.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { Code, ConnectError } from '@connectrpc/connect';
 import { RolesService } from '../../src/gen/berth/iam/v2/roles_pb.js';
 import { Capability } from '../../src/gen/berth/capabilities/v1/capabilities_pb.js';
-import { startBerth, type Berth } from '../harness/berth-process.js';
-import { grpcClient, identityWithRole, ownerToken, rest } from '../harness/api-client.js';
+import { useBerth, type Berth } from '../harness/berth-process.js';
+import { grpcClient, identityWithRole, rest } from '../harness/api-client.js';
 
 const VIEWER_UID = '63921b2c44617e3f2603851537be0123af4a57d7';
 
 describe('iam roles', () => {
   let berth: Berth;
   let token: string;
-  before(async () => {
-    berth = await startBerth();
-    token = ownerToken(berth.credentialsFile);
-  });
-  after(async () => {
-    await berth.stop();
+  useBerth((b, t) => {
+    berth = b;
+    token = t;
   });
 
   it('lists roles without a scope, built-ins included', async () => {

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { after, before } from 'node:test';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 export const CLI = join(ROOT, 'dist', 'src', 'cli', 'main.js');
@@ -118,4 +119,20 @@ export async function startBerth(opts: StartOptions = {}): Promise<Berth> {
       return code;
     },
   };
+}
+
+/**
+ * Registers before/after hooks that start one Berth for the enclosing suite,
+ * hand it and an owner token to `set`, and stop it afterwards.
+ */
+export function useBerth(set: (berth: Berth, ownerToken: string) => void | Promise<void>, opts: StartOptions = {}): void {
+  let started: Berth | undefined;
+  before(async () => {
+    started = await startBerth(opts);
+    const { ownerToken } = await import('./api-client.js');
+    await set(started, ownerToken(started.credentialsFile));
+  });
+  after(async () => {
+    await started?.stop();
+  });
 }
