@@ -82,8 +82,11 @@ describe('iam groups', () => {
   });
 
   it('creates a root organization owned by its creator, with unique names', async () => {
-    // An empty parent cannot be spelled in the REST path, so this is a gRPC-only operation.
+    // REST: POST /iam/v2/groups (no parent); gRPC: CreateGroup with parent "".
     const client = grpcClient(GroupsService, berth.url, token);
+    const viaRest = await rest(berth.url, 'POST', '/iam/v2/groups', { token, body: { name: 'rest-org' } });
+    assert.equal(viaRest.status, 200, viaRest.text);
+    assert.match(viaRest.json.uid, /^[0-9a-f]{40}$/);
     const org = await client.createGroup({ parent: '', group: { name: 'second-org' } });
     assert.match(org.uid, /^[0-9a-f]{40}$/);
     // The creator owns it: it can create a subgroup there.
