@@ -42,10 +42,13 @@ Examples:
   apiCommand(groups, 'create <name>', 'Create a group')
     .option('--parent <uid>', 'parent group (default: the organization)')
     .option('--description <text>', 'description')
-    .addHelpText('after', '\nExamples:\n  berth iam groups create team-a\n  GROUP=$(berth iam groups create ci --description "CI robots" -o id)')
-    .action(async (name: string, o: ApiOptions & { parent?: string; description?: string }) => {
+    .option('--root', 'create a new organization instead (you must own one already)')
+    .addHelpText('after', '\nExamples:\n  berth iam groups create team-a\n  GROUP=$(berth iam groups create ci --description "CI robots" -o id)\n  berth iam groups create other.example --root')
+    .action(async (name: string, o: ApiOptions & { parent?: string; description?: string; root?: boolean }) => {
+      if (o.root && o.parent) throw new Error('--root and --parent exclude each other');
       const conn = await connect(o);
-      const group = await conn.client.call<Group>('POST', `iam/v2/groups/${uidPath(parentOrOrg(conn, o.parent))}`, {
+      const path = o.root ? 'iam/v2/groups' : `iam/v2/groups/${uidPath(parentOrOrg(conn, o.parent))}`;
+      const group = await conn.client.call<Group>('POST', path, {
         body: { name, description: o.description },
       });
       printOne(group, o.output, BASIC_COLUMNS);
