@@ -2,7 +2,7 @@
 // Fastify app serving gRPC, gRPC-Web and Connect (Connect-ES) and REST/JSON
 // (the transcoder) through the same guarded implementations, on one port.
 import http from 'node:http';
-import { createRegistry } from '@bufbuild/protobuf';
+import { createRegistry, type DescFile } from '@bufbuild/protobuf';
 import { fastifyConnectPlugin } from '@connectrpc/connect-fastify';
 import Fastify from 'fastify';
 import type { Logger } from 'pino';
@@ -78,7 +78,14 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     const deps = { store, pageTokens, counts: new CountCache() };
     const guardDeps = { store, issuer, audience: url, logger: opts.logger };
     const services = allServices(deps).map((s) => ({ service: s.service, impl: guard(s.service, s.impl, guardDeps) }));
-    const registry = createRegistry(...services.map((s) => s.service.file));
+    const files = new Map<string, DescFile>();
+    const addFile = (f: DescFile): void => {
+      if (files.has(f.name)) return;
+      files.set(f.name, f);
+      f.dependencies.forEach(addFile);
+    };
+    services.forEach((s) => addFile(s.service.file));
+    const registry = createRegistry(...files.values()); // with dependencies, for reflection
 
     await app.register(fastifyConnectPlugin, {
       routes: (router) => {

@@ -43,8 +43,18 @@ function answer(services: readonly DescService[], registry: Registry, req: Req) 
       }
       return files(undefined);
     }
+    case 'fileContainingExtension': {
+      const target = registry.getMessage(r.value.containingType);
+      const ext = target ? registry.getExtensionFor(target, r.value.extensionNumber) : undefined;
+      return files(ext?.file);
+    }
+    case 'allExtensionNumbersOfType': {
+      const numbers: number[] = [];
+      for (const d of registry) if (d.kind === 'extension' && d.extendee.typeName === r.value) numbers.push(d.number);
+      return { case: 'allExtensionNumbersResponse' as const, value: { baseTypeName: r.value, extensionNumber: numbers } };
+    }
     default:
-      return { case: 'errorResponse' as const, value: { errorCode: 12, errorMessage: 'not implemented' } };
+      return { case: 'errorResponse' as const, value: { errorCode: 3, errorMessage: 'empty reflection request' } };
   }
 }
 

@@ -66,10 +66,19 @@ describe('protocols on one port', () => {
     async function* requests() {
       yield { host: '', messageRequest: { case: 'listServices' as const, value: '' } };
       yield { host: '', messageRequest: { case: 'fileContainingSymbol' as const, value: 'berth.registry.v2.ReposService' } };
+      yield { host: '', messageRequest: { case: 'allExtensionNumbersOfType' as const, value: 'google.protobuf.MethodOptions' } };
+      yield {
+        host: '',
+        messageRequest: { case: 'fileContainingExtension' as const, value: { containingType: 'google.protobuf.MethodOptions', extensionNumber: 72295728 } },
+      };
     }
     const answers = [];
     for await (const res of client.serverReflectionInfo(requests())) answers.push(res);
-    assert.equal(answers.length, 2);
+    assert.equal(answers.length, 4);
+    const numbers = answers[2].messageResponse.case === 'allExtensionNumbersResponse' ? answers[2].messageResponse.value.extensionNumber : [];
+    assert.ok(numbers.includes(72295728) && numbers.includes(50001), `extension numbers ${numbers.join(',')}`);
+    const extFiles = answers[3].messageResponse.case === 'fileDescriptorResponse' ? answers[3].messageResponse.value.fileDescriptorProto : [];
+    assert.ok(extFiles.map((b) => fromBinary(FileDescriptorProtoSchema, b).name).includes('google/api/annotations.proto'));
     const services = answers[0].messageResponse.case === 'listServicesResponse' ? answers[0].messageResponse.value.service.map((s) => s.name) : [];
     for (const s of ['berth.iam.v2.GroupsService', 'berth.registry.v2.ReposService', 'berth.ping.v2.PingService']) assert.ok(services.includes(s), s);
     const files = answers[1].messageResponse.case === 'fileDescriptorResponse' ? answers[1].messageResponse.value.fileDescriptorProto : [];
