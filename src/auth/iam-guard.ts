@@ -7,7 +7,8 @@ import { getOption, hasOption } from '@bufbuild/protobuf';
 import { ConnectError, type HandlerContext, type ServiceImpl } from '@connectrpc/connect';
 import type { Logger } from 'pino';
 import { iam, iam_scope, type IAM } from '../gen/berth/annotations/v1/annotations_pb.js';
-import { internalError, invalidArgument, unauthenticated } from '../core/api-error.js';
+import { alreadyExists, internalError, invalidArgument, unauthenticated } from '../core/api-error.js';
+import { isUniqueViolation } from '../store/constraint-error.js';
 import { isValidUid } from '../core/uidp.js';
 import type { Store } from '../store/store.js';
 import { Caller, callerKey } from './caller.js';
@@ -113,6 +114,7 @@ export function guard<S extends DescService>(service: S, impl: ServiceImpl<S>, d
         return await guarded(req, ctx);
       } catch (err) {
         if (err instanceof ConnectError) throw err;
+        if (isUniqueViolation(err)) throw alreadyExists(domain, method.output.typeName, '', 'a resource with these values was just created by another request');
         deps.logger.error({ err, rpc: `${service.typeName}/${method.name}` }, 'rpc failed');
         throw internalError(domain);
       }

@@ -75,6 +75,16 @@ describe('registry repos', () => {
     assert.equal(list.json.totalCount, '0');
   });
 
+  it('lets exactly one of many simultaneous creates of a name win; the rest get 409', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 12 }, () => rest(berth.url, 'POST', `/registry/v2/repos/${berth.orgUid}`, { token, body: { name: 'contested' } })),
+    );
+    const statuses = results.map((r) => r.status).sort();
+    assert.equal(statuses.filter((s) => s === 200).length, 1, statuses.join(','));
+    assert.ok(statuses.every((s) => s === 200 || s === 409), statuses.join(','));
+    for (const r of results.filter((x) => x.status === 409)) assert.equal(r.json.code, 6);
+  });
+
   it('requires a token', async () => {
     const r = await rest(berth.url, 'GET', '/registry/v2/repos');
     assert.equal(r.status, 401);
