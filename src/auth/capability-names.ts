@@ -20,10 +20,6 @@ for (const v of CapabilitySchema.values) {
   if (getOption(v, internal_only)) internal.add(v.number);
 }
 
-export function capabilityByName(name: string): Capability | undefined {
-  return byName.get(name);
-}
-
 export function capabilityName(cap: Capability): string {
   return nameOf.get(cap) ?? Capability[cap] ?? String(cap);
 }

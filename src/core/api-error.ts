@@ -64,10 +64,6 @@ export function unauthenticated(domain: string, text: string): ConnectError {
   return make(Code.Unauthenticated, domain, text);
 }
 
-export function resourceExhausted(domain: string, text: string): ConnectError {
-  return make(Code.ResourceExhausted, domain, text);
-}
-
 export function unimplemented(domain: string, text: string): ConnectError {
   return make(Code.Unimplemented, domain, text);
 }

@@ -18,7 +18,7 @@ export function isoToTimestamp(iso: string): Timestamp {
 
 /** RFC 3339 with exactly three fractional digits and "Z". */
 export function timestampText(ts: Timestamp): string {
-  return texts.get(ts) ?? new Date(Number(ts.seconds) * 1000 + Math.floor(ts.nanos / 1e6)).toISOString();
+  return texts.get(ts) ?? timestampToIso(ts);
 }
 
 export function timestampToIso(ts: Timestamp): string {

@@ -2,7 +2,7 @@
 // the fields to change ("*" = every writable field); without one, the fields
 // the caller sent change (REST: the keys of the body; gRPC: the fields set).
 import type { DescField, DescMessage, Message } from '@bufbuild/protobuf';
-import { create, clone } from '@bufbuild/protobuf';
+import { clone } from '@bufbuild/protobuf';
 import { reflect } from '@bufbuild/protobuf/reflect';
 import type { FieldMask } from '@bufbuild/protobuf/wkt';
 import { field_behavior, FieldBehavior } from '../gen/google/api/field_behavior_pb.js';
@@ -76,4 +76,3 @@ export function maskFromJsonKeys(schema: DescMessage, body: Record<string, unkno
   return { $typeName: 'google.protobuf.FieldMask', paths } as FieldMask;
 }
 
-export { create };

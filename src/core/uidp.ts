@@ -29,12 +29,6 @@ export function rootOf(uid: string): string {
   return i < 0 ? uid : uid.slice(0, i);
 }
 
-export function depthOf(uid: string): number {
-  let n = 0;
-  for (const c of uid) if (c === '/') n++;
-  return n;
-}
-
 /** True when `uid` is `ancestor` itself or anywhere below it. */
 export function isSelfOrBelow(uid: string, ancestor: string): boolean {
   return uid === ancestor || (uid.length > ancestor.length && uid.startsWith(ancestor) && uid[ancestor.length] === '/');

@@ -1,5 +1,5 @@
 // Every error the registry domain returns, made by name.
-import { alreadyExists, failedPrecondition, invalidArgument, notFound, type FieldViolation } from '../core/api-error.js';
+import { alreadyExists, invalidArgument, notFound, type FieldViolation } from '../core/api-error.js';
 
 export const REGISTRY_DOMAIN = 'registry.berth.dev';
 
@@ -9,4 +9,3 @@ export const parentGroupNotFound = (uid: string) => notFound(REGISTRY_DOMAIN, 'i
 export const repoNameTaken = (parent: string, name: string) =>
   alreadyExists(REGISTRY_DOMAIN, 'registry.berth.dev/Repo', `${parent}:${name}`, `a repo named ${JSON.stringify(name)} already exists in this group`);
 export const badRegistryRequest = (violations: FieldViolation[]) => invalidArgument(REGISTRY_DOMAIN, violations);
-export const repoNotEmpty = (description: string) => failedPrecondition(REGISTRY_DOMAIN, 'RESOURCE_NOT_EMPTY', description);

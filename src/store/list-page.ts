@@ -5,7 +5,7 @@ import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kyse
 import type { Order } from '../core/list-params.js';
 import type { PageTokens } from '../core/page-token.js';
 import { descendantRange } from '../core/uidp.js';
-import type { Database, ResourceTable } from './schema.js';
+import type { ResourceTable } from './schema.js';
 import type { Store } from './store.js';
 import type { CountCache } from './count-cache.js';
 
@@ -139,4 +139,3 @@ export async function listPage<Row extends { uid: string }>(
   return { rows: pageRows, nextPageToken, totalCount: BigInt(total), skipped: req.skip };
 }
 
-export type { Database };
