@@ -85,6 +85,29 @@ describe('registry repos', () => {
     for (const r of results.filter((x) => x.status === 409)) assert.equal(r.json.code, 6);
   });
 
+  it('reads and writes a repo readme', async () => {
+    const repo = await rest(berth.url, 'POST', `/registry/v2/repos/${berth.orgUid}`, { token, body: { name: 'with-readme' } });
+    const path = `/registry/v2/repos/${repo.json.uid}/readme`;
+    const empty = await rest(berth.url, 'GET', path, { token });
+    assert.equal(empty.status, 200, empty.text);
+    assert.deepEqual(empty.json, { uid: repo.json.uid, content: '' });
+    const written = await rest(berth.url, 'PATCH', path, { token, body: { content: '# Hello' } });
+    assert.deepEqual(written.json, { uid: repo.json.uid, content: '# Hello' });
+    assert.equal((await rest(berth.url, 'GET', path, { token })).json.content, '# Hello');
+    const masked = await rest(berth.url, 'PATCH', `${path}?updateMask=uid`, { token, body: { content: 'ignored' } });
+    assert.equal(masked.json.content, '# Hello');
+    const unknown = await rest(berth.url, 'PATCH', `${path}?updateMask=colour`, { token, body: { content: 'nope' } });
+    assert.equal(unknown.status, 400);
+    const big = await rest(berth.url, 'PATCH', path, { token, body: { content: 'x'.repeat(1024 * 1024 + 1) } });
+    assert.equal(big.status, 400);
+    assert.equal((await rest(berth.url, 'GET', path, { token })).json.content, '# Hello');
+    const missing = await rest(berth.url, 'PATCH', `/registry/v2/repos/${berth.orgUid}/00000000000000ff/readme`, { token, body: { content: 'x' } });
+    assert.equal(missing.status, 404);
+    // A listed repo does not carry its readme.
+    const listed = await rest(berth.url, 'GET', '/registry/v2/repos?name=with-readme', { token });
+    assert.equal(listed.json.repos[0].readme, undefined);
+  });
+
   it('requires a token', async () => {
     const r = await rest(berth.url, 'GET', '/registry/v2/repos');
     assert.equal(r.status, 401);

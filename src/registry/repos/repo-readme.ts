@@ -1,7 +1,8 @@
-import type { GetRepoReadmeRequest, RepoReadme, UpdateRepoReadmeRequest } from '../../gen/berth/registry/v2/repos_pb.js';
+import { RepoReadmeSchema, type GetRepoReadmeRequest, type RepoReadme, type UpdateRepoReadmeRequest } from '../../gen/berth/registry/v2/repos_pb.js';
+import { fieldsToUpdate } from '../../core/field-mask.js';
 import { nowIso } from '../../core/clock.js';
 import type { ServiceDeps } from '../../store/service-deps.js';
-import { badRegistryRequest, repoNotFound } from '../errors.js';
+import { badRegistryRequest, REGISTRY_DOMAIN, repoNotFound } from '../errors.js';
 import { loadRepoRow } from './repo-row.js';
 
 export const MAX_README_BYTES = 1024 * 1024;
@@ -17,11 +18,11 @@ export async function updateRepoReadme(deps: ServiceDeps, req: UpdateRepoReadmeR
   if (Buffer.byteLength(content) > MAX_README_BYTES) {
     throw badRegistryRequest([{ field: 'repo_readme.content', description: `content must be at most ${MAX_README_BYTES} bytes` }]);
   }
-  const mask = req.updateMask?.paths ?? [];
-  const changes = mask.length === 0 || mask.includes('content') || mask.includes('*');
-  if (changes) {
-    const res = await deps.store.db.updateTable('repos').set({ readme: content, update_time: nowIso() }).where('uid', '=', uid).executeTakeFirst();
-    if (res.numUpdatedRows === 0n) throw repoNotFound(uid);
-  }
-  return getRepoReadme(deps, { $typeName: 'berth.registry.v2.GetRepoReadmeRequest', uid });
+  // The shared mask rules: without a mask the fields sent change; unknown paths are rejected.
+  const fields = fieldsToUpdate(RepoReadmeSchema, req.repoReadme!, req.updateMask, REGISTRY_DOMAIN);
+  const changes = fields.some((f) => f.name === 'content');
+  if (!changes) return getRepoReadme(deps, { $typeName: 'berth.registry.v2.GetRepoReadmeRequest', uid });
+  const res = await deps.store.db.updateTable('repos').set({ readme: content, update_time: nowIso() }).where('uid', '=', uid).executeTakeFirst();
+  if (res.numUpdatedRows === 0n) throw repoNotFound(uid);
+  return { $typeName: 'berth.registry.v2.RepoReadme', uid, content }; // what was just written; no second read
 }
