@@ -3,7 +3,7 @@
 import { createContextKey, type HandlerContext } from '@connectrpc/connect';
 import type { Capability } from '../gen/berth/capabilities/v1/capabilities_pb.js';
 import { permissionDenied, unauthenticated } from '../core/api-error.js';
-import type { Store } from '../store/store.js';
+import type { AccessState } from './access-cache.js';
 import { capabilityName } from './capability-names.js';
 import { Grants } from './grants.js';
 
@@ -11,9 +11,9 @@ export class Caller {
   private grants?: Promise<Grants>;
 
   constructor(
-    private readonly store: Store,
     /** uid of the identity the token was issued to; "" when anonymous. */
     readonly identityUid: string,
+    private readonly access?: AccessState,
   ) {}
 
   get anonymous(): boolean {
@@ -21,8 +21,8 @@ export class Caller {
   }
 
   loadGrants(): Promise<Grants> {
-    if (this.anonymous) return Promise.resolve(Grants.none);
-    this.grants ??= Grants.load(this.store, this.identityUid);
+    if (this.anonymous || !this.access) return Promise.resolve(Grants.none);
+    this.grants ??= this.access.grants();
     return this.grants;
   }
 

@@ -1,39 +1,16 @@
-// What a caller may do, read from its current role bindings on every request
-// (so a new or deleted binding counts on the very next call). A binding on a
+// What a caller may do, read from its current role bindings. A binding on a
 // group grants its role's capabilities on the group and everything below it.
 import type { Capability } from '../gen/berth/capabilities/v1/capabilities_pb.js';
 import { isSelfOrBelow, outermost } from '../core/uidp.js';
 import type { Store } from '../store/store.js';
-
-const CACHE_LIMIT = 10_000;
-const cache = new Map<string, { key: string; grants: Grants }>();
+import { bindingWithinIdentityScope } from './identity-scope.js';
 
 export class Grants {
   private constructor(private readonly byCap: Map<Capability, string[]>) {}
 
   static readonly none = new Grants(new Map());
 
-  /**
-   * The caller's grants, reused while neither role bindings nor roles have
-   * changed (their table versions are bumped by triggers on every write, by
-   * any instance), so a changed binding still counts on the very next request.
-   */
-  static async load(store: Store, identityUid: string): Promise<Grants> {
-    const versions = await store.db
-      .selectFrom('table_versions')
-      .select(['table_name', 'version'])
-      .where('table_name', 'in', ['role_bindings', 'roles'])
-      .execute();
-    const key = versions.map((v) => `${v.table_name}=${v.version}`).sort().join(',');
-    const cached = cache.get(identityUid);
-    if (cached && cached.key === key) return cached.grants;
-    const grants = await Grants.read(store, identityUid);
-    if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
-    cache.set(identityUid, { key, grants });
-    return grants;
-  }
-
-  private static async read(store: Store, identityUid: string): Promise<Grants> {
+  static async read(store: Store, identityUid: string): Promise<Grants> {
     const rows = await store.db
       .selectFrom('role_bindings as rb')
       .innerJoin('roles as r', 'r.uid', 'rb.role_uid')
@@ -42,6 +19,9 @@ export class Grants {
       .execute();
     const byCap = new Map<Capability, string[]>();
     for (const row of rows) {
+      // Bindings are checked against the identity's scope when written; this
+      // keeps one written before that rule (or by any other path) inert.
+      if (!bindingWithinIdentityScope(identityUid, row.group_uid)) continue;
       for (const cap of JSON.parse(row.capabilities) as Capability[]) {
         const list = byCap.get(cap);
         if (list) list.push(row.group_uid);

@@ -6,7 +6,7 @@ import { isSelfOrBelow, isValidUid } from '../../core/uidp.js';
 import type { ServiceDeps } from '../../store/service-deps.js';
 import { badIamRequest, IAM_DOMAIN } from '../errors.js';
 import { loadHydrated } from './binding-row.js';
-import { insertBinding, type NewBinding } from './binding-rules.js';
+import { insertBinding, requiredViolations, scopeViolations, type NewBinding } from './binding-rules.js';
 
 export const MAX_BATCH = 25;
 
@@ -27,6 +27,11 @@ function plan(req: BatchCreateRoleBindingsRequest): NewBinding[] {
     }
     return { parent, identityUid: r.roleBinding?.identityUid ?? '', roleUid: own === '' ? req.roleUid : own, field: `${field}.role_binding` };
   });
+  // Uid-only rules for the whole batch before anything is read.
+  for (const b of out) {
+    const shape = requiredViolations(b);
+    violations.push(...(shape.length > 0 || !isValidUid(b.parent) ? shape : scopeViolations(b)));
+  }
   if (violations.length > 0) throw badIamRequest(violations);
   return out;
 }

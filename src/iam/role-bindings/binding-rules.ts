@@ -1,13 +1,21 @@
-// The checks every new binding passes, for create and batch create alike. They
-// run inside the caller's transaction so a batch is validated and written as one.
+// The checks every new binding passes, for create, batch create and update
+// alike. They run inside the caller's transaction so a batch is validated and
+// written as one.
+//
+// Order matters: the scope rules below need only the uids in the request, so
+// they run before anything is read. A uid of another organization therefore
+// gets the same answer whether or not it exists (no probing through errors).
 import type { Kysely, Transaction } from 'kysely';
 import type { Caller } from '../../auth/caller.js';
+import { BUILTIN_ROLES } from '../../auth/builtin-roles.js';
 import { Capability } from '../../gen/berth/capabilities/v1/capabilities_pb.js';
+import type { FieldViolation } from '../../core/api-error.js';
 import { nowIso } from '../../core/clock.js';
-import { isSelfOrBelow, isValidUid, newChildUid, parentOf, rootOf } from '../../core/uidp.js';
+import { isSelfOrBelow, isValidUid, newChildUid, parentOf } from '../../core/uidp.js';
 import type { Database, RoleBindingsTable } from '../../store/schema.js';
 import { badIamRequest, groupNotFound, IAM_DOMAIN, identityNotFound, roleBindingExists, roleNotFound } from '../errors.js';
 import { roleCapabilities } from '../roles/role-row.js';
+import { bindingWithinIdentityScope } from '../../auth/identity-scope.js';
 
 export interface NewBinding {
   parent: string;
@@ -19,8 +27,15 @@ export interface NewBinding {
   keep?: { uid: string; createTime: string };
 }
 
-export function requiredViolations(b: NewBinding) {
-  const out = [];
+const BUILTIN_UIDS = new Set(BUILTIN_ROLES.map((r) => r.uid));
+
+/** The violation on the identity, named `identityUid` as the request's JSON spells it. */
+function identityField(b: NewBinding): string {
+  return b.field === 'role_binding' ? 'identityUid' : `${b.field}.identityUid`;
+}
+
+export function requiredViolations(b: NewBinding): FieldViolation[] {
+  const out: FieldViolation[] = [];
   if (b.identityUid === '') out.push({ field: `${b.field}.identity_uid`, description: 'identity_uid is required' });
   else if (!isValidUid(b.identityUid)) out.push({ field: `${b.field}.identity_uid`, description: 'identity_uid is not a valid uid' });
   if (b.roleUid === '') out.push({ field: `${b.field}.role_uid`, description: 'role_uid is required' });
@@ -28,23 +43,36 @@ export function requiredViolations(b: NewBinding) {
   return out;
 }
 
+/** Rules decided by the uids alone, checked before any row is read. */
+export function scopeViolations(b: NewBinding): FieldViolation[] {
+  const out: FieldViolation[] = [];
+  if (!bindingWithinIdentityScope(b.identityUid, b.parent)) {
+    out.push({
+      field: identityField(b),
+      description: "the identity is scoped to the group it was created in: bind it there or in a group below it",
+    });
+  }
+  // A custom role's uid lies under the group that defines it, and it only
+  // means something there and below. Root-level role uids are the built-ins.
+  const roleHome = parentOf(b.roleUid);
+  if (roleHome === '' ? !BUILTIN_UIDS.has(b.roleUid) : !isSelfOrBelow(b.parent, roleHome)) {
+    out.push({ field: `${b.field}.role_uid`, description: 'the role is not defined at this group or above it' });
+  }
+  return out;
+}
+
 /** Validates one binding against the database and inserts it; throws on the first problem. */
 export async function insertBinding(trx: Transaction<Database> | Kysely<Database>, caller: Caller, b: NewBinding): Promise<RoleBindingsTable> {
   const bad = requiredViolations(b);
   if (bad.length > 0) throw badIamRequest(bad);
+  const outOfScope = scopeViolations(b);
+  if (outOfScope.length > 0) throw badIamRequest(outOfScope);
   const group = await trx.selectFrom('groups').select('uid').where('uid', '=', b.parent).executeTakeFirst();
   if (!group) throw groupNotFound(b.parent);
   const identity = await trx.selectFrom('identities').select('uid').where('uid', '=', b.identityUid).executeTakeFirst();
   if (!identity) throw identityNotFound(b.identityUid);
   const role = await trx.selectFrom('roles').select(['uid', 'builtin', 'capabilities']).where('uid', '=', b.roleUid).executeTakeFirst();
   if (!role) throw roleNotFound(b.roleUid);
-  // A custom role only means something in the group that defines it and below.
-  if (role.builtin !== 1 && !isSelfOrBelow(b.parent, parentOf(role.uid))) {
-    throw badIamRequest([{ field: `${b.field}.role_uid`, description: 'the role is not defined at this group or above it' }]);
-  }
-  if (rootOf(b.identityUid) !== rootOf(b.parent)) {
-    throw badIamRequest([{ field: `${b.field}.identity_uid`, description: "the identity does not belong to this group's organization" }]);
-  }
   // Anti-escalation: a caller can hand out only what it holds at the group.
   await caller.require(IAM_DOMAIN, [Capability.CAP_IAM_ROLE_BINDINGS_CREATE, ...roleCapabilities(role)], b.parent);
   const dup = await trx
