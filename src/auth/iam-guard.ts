@@ -9,14 +9,17 @@ import type { Logger } from 'pino';
 import { iam, iam_scope, type IAM } from '../gen/berth/annotations/v1/annotations_pb.js';
 import { alreadyExists, internalError, invalidArgument, unauthenticated } from '../core/api-error.js';
 import { isUniqueViolation } from '../store/constraint-error.js';
+import { findNulString } from '../core/nul-strings.js';
 import { isValidUid } from '../core/uidp.js';
 import type { Store } from '../store/store.js';
+import type { AccessCache } from './access-cache.js';
 import { Caller, callerKey } from './caller.js';
 import type { Issuer } from './issuer.js';
 
 export interface GuardDeps {
   store: Store;
   issuer: Issuer;
+  access: AccessCache;
   /** The audience API tokens must carry. */
   audience: string;
   logger: Logger;
@@ -69,17 +72,29 @@ export async function authenticate(deps: GuardDeps, header: Headers, domain: str
   const auth = header.get('authorization') ?? '';
   const m = /^Bearer\s+(\S+)$/i.exec(auth);
   if (!m) throw unauthenticated(domain, 'a bearer token is required (Authorization: Bearer <token>)');
+  let subject: string;
   try {
-    const t = await deps.issuer.verify(m[1], deps.audience);
-    return new Caller(deps.store, t.subject);
+    subject = (await deps.issuer.verify(m[1], deps.audience)).subject;
   } catch {
     throw unauthenticated(domain, 'the bearer token is invalid, expired or for another audience');
   }
+  // A valid signature is not enough: the identity may have been deleted since.
+  const access = await deps.access.load(deps.store, subject);
+  if (!access.exists) throw unauthenticated(domain, 'the identity this token was issued to no longer exists');
+  return new Caller(subject, access);
 }
 
 type Handler = (req: Message, ctx: HandlerContext) => Promise<Message>;
 
-export function guard<S extends DescService>(service: S, impl: ServiceImpl<S>, deps: GuardDeps): ServiceImpl<S> {
+/**
+ * Checks an RPC may run after authentication and before authorization, from
+ * the request alone (no reads), for answers that do not depend on the caller's
+ * rights — e.g. "built-in roles cannot be changed", whose uids are public.
+ */
+export type Preflight = (req: Message) => void;
+export type Preflights = Readonly<Record<string, Preflight>>;
+
+export function guard<S extends DescService>(service: S, impl: ServiceImpl<S>, deps: GuardDeps, preflights: Preflights = {}): ServiceImpl<S> {
   const domain = errorDomainOf(service);
   const out: Record<string, unknown> = {};
   for (const method of service.methods) {
@@ -96,9 +111,13 @@ export function guard<S extends DescService>(service: S, impl: ServiceImpl<S>, d
       throw new Error(`${service.typeName}.${method.name} has no (berth.annotations.v1.iam) option`);
     }
     const rules = rule.mode.case === 'enabled' ? rule.mode.value : undefined;
+    const preflight = preflights[method.localName];
     const guarded = async (req: Message, ctx: HandlerContext) => {
+      const nul = findNulString(method.input, req as unknown as Record<string, unknown>);
+      if (nul) throw invalidArgument(domain, [{ field: nul, description: 'must not contain NUL (\\u0000) characters' }]);
       if (rules) {
         const caller = await authenticate(deps, ctx.requestHeader, domain);
+        preflight?.(req);
         if (!rules.unscoped) {
           const uid = scopeUid(method, req, domain);
           await caller.require(domain, rules.capabilities, uid);

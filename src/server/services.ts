@@ -15,16 +15,20 @@ import { pingService } from '../ping/ping-service.js';
 import { reposService } from '../registry/repos/service.js';
 import { roleBindingsService } from '../iam/role-bindings/service.js';
 import { rolesService } from '../iam/roles/service.js';
+import { rolePreflights } from '../iam/roles/builtin-preflight.js';
+import type { Preflights } from '../auth/iam-guard.js';
 import { tagsService } from '../registry/tags/service.js';
 import type { ServiceDeps } from '../store/service-deps.js';
 
 export interface ServiceEntry {
   service: DescService;
   impl: ServiceImpl<DescService>;
+  /** Request-only checks the guard runs before authorization. */
+  preflights?: Preflights;
 }
 
-function entry<S extends DescService>(service: S, impl: ServiceImpl<S>): ServiceEntry {
-  return { service, impl: impl as unknown as ServiceImpl<DescService> };
+function entry<S extends DescService>(service: S, impl: ServiceImpl<S>, preflights?: Preflights): ServiceEntry {
+  return { service, impl: impl as unknown as ServiceImpl<DescService>, preflights };
 }
 
 export function allServices(deps: ServiceDeps): ServiceEntry[] {
@@ -32,7 +36,7 @@ export function allServices(deps: ServiceDeps): ServiceEntry[] {
     entry(PingService, pingService()),
     entry(ReposService, reposService(deps)),
     entry(TagsService, tagsService(deps)),
-    entry(RolesService, rolesService(deps)),
+    entry(RolesService, rolesService(deps), rolePreflights),
     entry(RoleBindingsService, roleBindingsService(deps)),
     entry(GroupsService, groupsService(deps)),
     entry(IdentitiesService, identitiesService(deps)),

@@ -108,4 +108,17 @@ describe('authentication and access control', () => {
     assert.equal(r.status, 400);
     assert.equal(r.json.code, 3);
   });
+
+  it('refuses the token of an identity deleted after it was issued', async () => {
+    const who = await identityWithRole(berth.url, token, berth.orgUid, 'viewer', berth.orgUid);
+    const before = await rest(berth.url, 'GET', '/iam/v2/groups', { token: who.token });
+    assert.equal(before.status, 200, before.text);
+    const del = await rest(berth.url, 'DELETE', `/iam/v2/identities/${who.uid}`, { token });
+    assert.equal(del.status, 200, del.text);
+    for (const path of ['/iam/v2/groups', `/iam/v2/groups/${berth.orgUid}`]) {
+      const after = await rest(berth.url, 'GET', path, { token: who.token });
+      assert.equal(after.status, 401, `${path}: ${after.text}`);
+      assert.equal(after.json.code, 16);
+    }
+  });
 });

@@ -2,7 +2,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startBerth, type Berth } from '../harness/berth-process.js';
-import { ownerToken, rest } from '../harness/api-client.js';
+import { grpcClient, ownerToken, rest } from '../harness/api-client.js';
+import { Code, ConnectError } from '@connectrpc/connect';
+import { ReposService } from '../../src/gen/berth/registry/v2/repos_pb.js';
 
 describe('bad input', () => {
   let berth: Berth;
@@ -86,5 +88,27 @@ describe('bad input', () => {
     const r = await rest(berth.url, 'GET', `/registry/v2beta1/repos/${repoUid}`, { token });
     assert.equal(r.status, 200);
     assert.equal(r.json.name, 'stable');
+  });
+
+  it('NUL characters in any string, over REST, Connect and gRPC', async () => {
+    const body = (r: { json: { details: Array<{ '@type': string; fieldViolations?: Array<{ field: string }> }> } }) =>
+      r.json.details.find((d) => d['@type'].endsWith('BadRequest'))?.fieldViolations?.[0]?.field;
+    const created = await rest(berth.url, 'POST', `/registry/v2/repos/${berth.orgUid}`, { token, body: { name: 'nul\u0000name' } });
+    assertInvalid(created);
+    assert.equal(body(created), 'repo.name');
+    assertInvalid(await rest(berth.url, 'PATCH', `/registry/v2/repos/${repoUid}`, { token, body: { description: 'a\u0000b' } }));
+    assertInvalid(await rest(berth.url, 'GET', '/registry/v2/repos?name=x%00y', { token }));
+    const readme = await rest(berth.url, 'PATCH', `/registry/v2/repos/${repoUid}/readme`, { token, body: { content: '# \u0000' } });
+    assertInvalid(readme);
+    const connect = await fetch(`${berth.url}/berth.registry.v2.ReposService/UpdateRepo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ repo: { uid: repoUid, description: '\u0000' } }),
+    });
+    assert.equal(connect.status, 400);
+    assert.equal(((await connect.json()) as { code: string }).code, 'invalid_argument');
+    const client = grpcClient(ReposService, berth.url, token);
+    await assert.rejects(client.createRepo({ parent: berth.orgUid, repo: { name: 'x', description: 'nul\u0000' } }), (err: unknown) => err instanceof ConnectError && err.code === Code.InvalidArgument);
+    await unchanged();
   });
 });

@@ -111,4 +111,21 @@ describe('iam roles', () => {
       return true;
     });
   });
+
+  it('answers BUILTIN_ROLE (400) to updating or deleting a built-in role', async () => {
+    for (const [method, body] of [['PATCH', { description: 'mine' }], ['DELETE', undefined]] as const) {
+      const r = await rest(berth.url, method, `/iam/v2/roles/${VIEWER_UID}`, { token, body });
+      assert.equal(r.status, 400, r.text);
+      assert.equal(r.json.code, 9);
+      const pf = r.json.details.find((d: { '@type': string }) => d['@type'].endsWith('PreconditionFailure'));
+      assert.equal(pf.violations[0].type, 'BUILTIN_ROLE');
+    }
+    const client = grpcClient(RolesService, berth.url, token);
+    await assert.rejects(client.deleteRole({ uid: VIEWER_UID }), (err: unknown) => err instanceof ConnectError && err.code === Code.FailedPrecondition);
+    // Authentication still comes first.
+    const anon = await rest(berth.url, 'DELETE', `/iam/v2/roles/${VIEWER_UID}`);
+    assert.equal(anon.status, 401);
+    const still = await rest(berth.url, 'GET', `/iam/v2/roles/${VIEWER_UID}`, { token });
+    assert.equal(still.json.description, 'Viewer Role (built-in)');
+  });
 });

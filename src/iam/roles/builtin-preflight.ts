@@ -1,0 +1,20 @@
+// Built-in roles have fixed, public, root-level uids that no caller holds any
+// capability on, so without this the guard would answer 403 where the
+// documented answer is FAILED_PRECONDITION BUILTIN_ROLE. Telling which uids are
+// built-in leaks nothing: they are the same in every installation.
+import type { Message } from '@bufbuild/protobuf';
+import type { Preflights } from '../../auth/iam-guard.js';
+import { BUILTIN_ROLES } from '../../auth/builtin-roles.js';
+import type { DeleteRoleRequest, UpdateRoleRequest } from '../../gen/berth/iam/v2/roles_pb.js';
+import { builtinRoleImmutable } from '../errors.js';
+
+const BUILTIN_UIDS = new Set(BUILTIN_ROLES.map((r) => r.uid));
+
+function refuseBuiltin(uid: string | undefined): void {
+  if (uid !== undefined && BUILTIN_UIDS.has(uid)) throw builtinRoleImmutable(uid);
+}
+
+export const rolePreflights: Preflights = {
+  updateRole: (req: Message) => refuseBuiltin((req as UpdateRoleRequest).role?.uid),
+  deleteRole: (req: Message) => refuseBuiltin((req as DeleteRoleRequest).uid),
+};
