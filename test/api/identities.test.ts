@@ -136,4 +136,20 @@ describe('iam identities', () => {
     assert.equal(bindings.status, 200, bindings.text);
     assert.ok(!JSON.stringify(bindings.json).includes(who.uid));
   });
+
+  it('accepts update masks in snake_case as well as lowerCamelCase', async () => {
+    const who = await identityWithRole(berth.url, token, berth.orgUid, undefined, berth.orgUid);
+    const keys = (await rest(berth.url, 'GET', `/iam/v2/identities/${who.uid}`, { token })).json.staticKeys;
+    const body = { description: 'changed', company: 'ignored', staticKeys: { ...keys, subject: 'renamed' } };
+    const snake = await rest(berth.url, 'PATCH', `/iam/v2/identities/${who.uid}?update_mask=description,static_keys`, { token, body });
+    assert.equal(snake.status, 200, snake.text);
+    assert.equal(snake.json.description, 'changed');
+    assert.equal(snake.json.company, '');
+    assert.equal(snake.json.staticKeys.subject, 'renamed');
+    const camel = await rest(berth.url, 'PATCH', `/iam/v2/identities/${who.uid}?updateMask=company&updateMask=staticKeys`, { token, body: { ...body, company: 'acme' } });
+    assert.equal(camel.status, 200, camel.text);
+    assert.equal(camel.json.company, 'acme');
+    const unknown = await rest(berth.url, 'PATCH', `/iam/v2/identities/${who.uid}?update_mask=no_such_field`, { token, body });
+    assert.equal(unknown.status, 400, unknown.text);
+  });
 });

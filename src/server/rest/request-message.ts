@@ -10,6 +10,21 @@ import type { RestRoute } from './route-table.js';
 
 const MAX_QUERY_PARAMS = 100;
 
+const FIELD_MASK = 'google.protobuf.FieldMask';
+
+/**
+ * AIP-161 accepts mask paths in snake_case as well as lowerCamelCase; the
+ * proto3 JSON form of a FieldMask is lowerCamelCase only, so paths are turned
+ * into that form before decoding ("static_keys,name" → "staticKeys,name").
+ */
+function camelMask(value: string): string {
+  return value.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
+}
+
+function isFieldMask(f: DescField): boolean {
+  return f.fieldKind === 'message' && f.message.typeName === FIELD_MASK;
+}
+
 function fieldByKey(schema: DescMessage, key: string): DescField | undefined {
   return schema.fields.find((f) => f.name === key || f.jsonName === key);
 }
@@ -51,8 +66,10 @@ function queryToJson(schema: DescMessage, query: URLSearchParams, domain: string
         desc = f.message;
         continue;
       }
-      const value = f.fieldKind === 'message' ? raw : queryValue(f, raw);
-      if (f.fieldKind === 'list') {
+      const value = isFieldMask(f) ? camelMask(raw) : f.fieldKind === 'message' ? raw : queryValue(f, raw);
+      if (isFieldMask(f) && typeof target[f.jsonName] === 'string') {
+        target[f.jsonName] = `${target[f.jsonName] as string},${value as string}`; // updateMask=a&updateMask=b
+      } else if (f.fieldKind === 'list') {
         const list = (target[f.jsonName] as JsonValue[] | undefined) ?? [];
         list.push(value);
         target[f.jsonName] = list;
@@ -74,6 +91,10 @@ function withoutUnknownFields(desc: DescMessage, json: JsonObject): JsonObject {
   for (const [key, value] of Object.entries(json)) {
     const f = fieldByKey(desc, key);
     if (!f) continue;
+    if (isFieldMask(f) && typeof value === 'string') {
+      out[key] = camelMask(value);
+      continue;
+    }
     const m = f.fieldKind === 'message' || (f.fieldKind === 'list' && f.listKind === 'message') || (f.fieldKind === 'map' && f.mapKind === 'message') ? f.message : undefined;
     if (!m || m.typeName.startsWith('google.protobuf.') || value === null || typeof value !== 'object') {
       out[key] = value;
