@@ -1,5 +1,6 @@
 // The berth command.
 import { Command } from 'commander';
+import { adminCommand } from './admin-command.js';
 import { authCommand } from './auth-command.js';
 import { iamCommand } from './iam-command.js';
 import { imagesCommand } from './images-command.js';
@@ -15,6 +16,7 @@ serveCommand(program);
 authCommand(program);
 iamCommand(program);
 imagesCommand(program);
+adminCommand(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   process.stderr.write(`berth: ${err instanceof Error ? err.message : String(err)}\n`);

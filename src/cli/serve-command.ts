@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import pino from 'pino';
 import { startServer } from '../server/app.js';
 import { describeDatabase } from '../store/store.js';
+import type { OrgCreationPolicy } from '../store/service-deps.js';
 
 function parseListen(value: string): { host: string; port: number } {
   const m = /^(?:\[([^\]]+)\]|([^:]*)):(\d{1,5})$/.exec(value);
@@ -9,6 +10,13 @@ function parseListen(value: string): { host: string; port: number } {
   const port = Number(m[3]);
   if (port > 65535) throw new Error(`--listen port ${port} is out of range`);
   return { host: m[1] ?? (m[2] || '127.0.0.1'), port };
+}
+
+const ORG_CREATION: readonly OrgCreationPolicy[] = ['owners', 'anyone', 'nobody'];
+
+function parseOrgCreation(value: string): OrgCreationPolicy {
+  if (!(ORG_CREATION as readonly string[]).includes(value)) throw new Error(`--allow-org-creation must be one of ${ORG_CREATION.join(', ')}, got ${JSON.stringify(value)}`);
+  return value as OrgCreationPolicy;
 }
 
 export function serveCommand(program: Command): void {
@@ -20,6 +28,7 @@ export function serveCommand(program: Command): void {
     .option('--database <url>', 'PostgreSQL URL (postgres://user:pass@host/db); default: SQLite in --data')
     .option('--public-url <url>', 'URL clients use to reach this API; token issuer and audience (default: http://<listen>)')
     .option('--org <name>', 'name of the organization created on first start', 'example.com')
+    .option('--allow-org-creation <who>', 'who may create root organizations through the API: owners (of an existing organization), anyone (any root-level identity), nobody', 'owners')
     .option('--log-level <level>', 'fatal, error, warn, info, debug', 'info')
     .addHelpText(
       'after',
@@ -31,20 +40,21 @@ Then: berth auth login --credentials <data>/admin-credentials.json
 Several instances may share one PostgreSQL database; give them the same
 --public-url so tokens and page tokens from one are accepted by all.`,
     )
-    .action(async (o: { listen: string; data: string; database?: string; publicUrl?: string; org: string; logLevel: string }) => {
+    .action(async (o: { listen: string; data: string; database?: string; publicUrl?: string; org: string; allowOrgCreation: string; logLevel: string }) => {
+      const orgCreation = parseOrgCreation(o.allowOrgCreation);
       const logger = pino({ level: o.logLevel, redact: ['req.headers.authorization', '*.token', '*.privateKey'] });
       const { host, port } = parseListen(o.listen);
       const databaseUrl = o.database ?? process.env.BERTH_DATABASE_URL;
-      const server = await startServer({ host, port, dataDir: o.data, databaseUrl, publicUrl: o.publicUrl, org: o.org, logger });
+      const server = await startServer({ host, port, dataDir: o.data, databaseUrl, publicUrl: o.publicUrl, org: o.org, orgCreation, logger });
       logger.info({ url: server.url, database: describeDatabase({ databaseUrl, dataDir: o.data }) }, 'berth is serving');
       process.stdout.write(`berth is serving at ${server.listenUrl} (public URL ${server.url}; database: ${describeDatabase({ databaseUrl, dataDir: o.data })})\n`);
       const fs = server.firstStart;
       if (fs) {
-        const where = fs.credentialsFile ?? '(not written: a file of that name already exists)';
+        const moved = fs.movedAside ? `An older file of that name was kept as ${fs.movedAside}.\n` : '';
         process.stderr.write(
           `\nFirst start: created organization ${fs.organization.name} (${fs.organization.uid})\n` +
-            `and its owner identity ${fs.identity}. Its keys are in ${where}.\n` +
-            `Use them with:\n  berth auth login --credentials ${fs.credentialsFile ?? '<file>'}\n  berth iam groups list\n\n`,
+            `and its owner identity ${fs.identity}. Its keys are in ${fs.credentialsFile} (mode 0600).\n${moved}` +
+            `Use them with:\n  berth auth login --credentials ${fs.credentialsFile}\n  berth iam groups list\n\n`,
         );
       }
       let stopping = false;

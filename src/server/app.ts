@@ -6,6 +6,7 @@ import { createRegistry, type DescFile } from '@bufbuild/protobuf';
 import { fastifyConnectPlugin } from '@connectrpc/connect-fastify';
 import Fastify from 'fastify';
 import type { Logger } from 'pino';
+import { AccessCache } from '../auth/access-cache.js';
 import { guard } from '../auth/iam-guard.js';
 import { Issuer } from '../auth/issuer.js';
 import { PageTokens } from '../core/page-token.js';
@@ -13,6 +14,7 @@ import { firstStart, syncBuiltinRoles, type FirstStartResult } from '../iam/firs
 import { sharedSecret } from '../store/settings-store.js';
 import { CountCache } from '../store/count-cache.js';
 import { openStore, type Store } from '../store/store.js';
+import type { OrgCreationPolicy } from '../store/service-deps.js';
 import { authRoutes } from './auth-routes.js';
 import { listen, type Listener } from './listener.js';
 import { registerReflection } from './reflection-service.js';
@@ -30,6 +32,8 @@ export interface ServeOptions {
   logger: Logger;
   /** Largest accepted request body, in bytes. */
   bodyLimit?: number;
+  /** Who may create root organizations through the API. */
+  orgCreation?: OrgCreationPolicy;
 }
 
 export interface RunningServer {
@@ -75,9 +79,9 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     await syncBuiltinRoles(store);
     const first = await firstStart(store, opts.org, opts.dataDir, url);
 
-    const deps = { store, pageTokens, counts: new CountCache() };
-    const guardDeps = { store, issuer, audience: url, logger: opts.logger };
-    const services = allServices(deps).map((s) => ({ service: s.service, impl: guard(s.service, s.impl, guardDeps) }));
+    const deps = { store, pageTokens, counts: new CountCache(), orgCreation: opts.orgCreation ?? 'owners' };
+    const guardDeps = { store, issuer, access: new AccessCache(), audience: url, logger: opts.logger };
+    const services = allServices(deps).map((s) => ({ service: s.service, impl: guard(s.service, s.impl, guardDeps, s.preflights) }));
     const files = new Map<string, DescFile>();
     const addFile = (f: DescFile): void => {
       if (files.has(f.name)) return;

@@ -3,14 +3,14 @@
 import type { HandlerContext } from '@connectrpc/connect';
 import { Capability } from '../../gen/berth/capabilities/v1/capabilities_pb.js';
 import type { CreateGroupRequest, Group } from '../../gen/berth/iam/v2/groups_pb.js';
-import { callerOf, type Caller } from '../../auth/caller.js';
+import { callerOf } from '../../auth/caller.js';
 import { builtinRoleByName } from '../../auth/builtin-roles.js';
-import { permissionDenied } from '../../core/api-error.js';
 import { nowIso } from '../../core/clock.js';
 import { isValidUid, newChildUid, newRootUid } from '../../core/uidp.js';
 import type { ServiceDeps } from '../../store/service-deps.js';
 import { badIamRequest, groupNotFound, IAM_DOMAIN, rootGroupNameTaken } from '../errors.js';
 import { groupFromRow, groupViolations } from './group-row.js';
+import { requireOrgCreation } from './org-creation.js';
 
 const CREATE = Capability.CAP_IAM_GROUPS_CREATE;
 
@@ -22,7 +22,7 @@ export async function createGroup(deps: ServiceDeps, req: CreateGroupRequest, ct
   }
   // Permission before existence, so callers cannot probe for group uids.
   if (parent !== '') await caller.require(IAM_DOMAIN, [CREATE], parent);
-  else await requireOwnerSomewhere(caller);
+  else await requireOrgCreation(caller, deps.orgCreation);
   const name = req.group?.name ?? '';
   const description = req.group?.description ?? '';
   const bad = groupViolations(name, description);
@@ -49,12 +49,4 @@ export async function createGroup(deps: ServiceDeps, req: CreateGroupRequest, ct
     }
   });
   return groupFromRow(row);
-}
-
-/** A new organization may be created only by someone who owns one already. */
-async function requireOwnerSomewhere(caller: Caller): Promise<void> {
-  const scopes = await caller.scopes(CREATE);
-  if (!scopes.some((uid) => !uid.includes('/'))) {
-    throw permissionDenied(IAM_DOMAIN, 'creating an organization requires CAP_IAM_GROUPS_CREATE on an existing organization');
-  }
 }

@@ -1,0 +1,42 @@
+// Operator commands that work on the database directly, for when the API
+// cannot help (no owner can sign in).
+import type { Command } from 'commander';
+import { join } from 'node:path';
+import { recoverOwner } from '../iam/recover-owner.js';
+import { describeDatabase, openStore } from '../store/store.js';
+
+export function adminCommand(program: Command): void {
+  const admin = program.command('admin').description('Operator commands on the database itself (no API token needed)');
+  admin
+    .command('recover-owner')
+    .description('Create a fresh owner identity for an organization and write its keys to a new file')
+    .option('--data <dir>', 'data directory (SQLite file)', './data')
+    .option('--database <url>', 'PostgreSQL URL (postgres://user:pass@host/db); default: SQLite in --data')
+    .option('--org <name>', 'organization name (default: the one created on first start)')
+    .option('--out <file>', 'where to write the credentials (must not exist; default: <data>/owner-credentials-<time>.json)')
+    .option('--api <url>', 'API URL to record in the credentials', 'http://127.0.0.1:8080')
+    .addHelpText(
+      'after',
+      `
+Example:
+  berth admin recover-owner --database postgres://berth@db/berth --org example.com --out ./owner.json
+  berth auth login --credentials ./owner.json
+
+The new identity is root-level and bound "owner" on the organization. Existing
+owners keep working; delete them through the API if their keys were exposed.`,
+    )
+    .action(async (o: { data: string; database?: string; org?: string; out?: string; api: string }) => {
+      const databaseUrl = o.database ?? process.env.BERTH_DATABASE_URL;
+      const out = o.out ?? join(o.data, `owner-credentials-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+      const store = await openStore({ databaseUrl, dataDir: o.data });
+      try {
+        const creds = await recoverOwner(store, { org: o.org, out, api: o.api.replace(/\/$/, '') });
+        process.stderr.write(
+          `Created owner ${creds.identity} of ${creds.organization.name} (${creds.organization.uid}) in ${describeDatabase({ databaseUrl, dataDir: o.data })}.\n` +
+            `Its keys are in ${out} (mode 0600). Use them with:\n  npx berth auth login --credentials ${out}\n`,
+        );
+      } finally {
+        await store.close();
+      }
+    });
+}

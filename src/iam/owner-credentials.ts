@@ -1,0 +1,111 @@
+// An owner for an organization: a root-level identity with static keys, bound
+// `owner` on the organization, whose private key goes to the operator in a
+// 0600 file. The file is written before the caller's transaction commits, and
+// removed again if the commit fails, so keys are never lost and never point at
+// nothing. Used by first start and by `berth admin recover-owner`.
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { exportJWK, generateKeyPair, type JWK } from 'jose';
+import type { Transaction } from 'kysely';
+import { create } from '@bufbuild/protobuf';
+import { timestampFromMs } from '@bufbuild/protobuf/wkt';
+import { builtinRoleByName } from '../auth/builtin-roles.js';
+import { nowIso } from '../core/clock.js';
+import { newChildUid, newRootUid } from '../core/uidp.js';
+import { Identity_StaticKeysSchema } from '../gen/berth/iam/v2/identities_pb.js';
+import type { Database } from '../store/schema.js';
+import { storeRelationship } from './identities/relationship.js';
+
+export const STATIC_ISSUER = 'berth:static-keys';
+const YEAR_MS = 365 * 24 * 3600 * 1000;
+
+export interface OwnerCredentials {
+  api: string;
+  identity: string;
+  issuer: string;
+  subject: string;
+  privateKey: JWK;
+  organization: { uid: string; name: string };
+}
+
+export interface OwnerKeys {
+  privateJwk: JWK;
+  publicJwk: JWK;
+}
+
+/** Generated outside the transaction: key generation need not hold a lock. */
+export async function newOwnerKeys(): Promise<OwnerKeys> {
+  const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
+  const kid = 'admin';
+  return {
+    publicJwk: { ...(await exportJWK(publicKey)), kid, alg: 'ES256', use: 'sig' },
+    privateJwk: { ...(await exportJWK(privateKey)), kid, alg: 'ES256' },
+  };
+}
+
+/**
+ * Inserts the identity and its owner binding. Root-level, because an identity
+ * created under an organization is scoped to it and could not own another.
+ */
+export async function insertOwner(
+  trx: Transaction<Database>,
+  org: { uid: string; name: string },
+  keys: OwnerKeys,
+  subject: string,
+  description: string,
+  api: string,
+): Promise<OwnerCredentials> {
+  const identityUid = newRootUid();
+  const now = nowIso();
+  const staticKeys = create(Identity_StaticKeysSchema, {
+    issuer: STATIC_ISSUER,
+    subject,
+    issuerKeys: JSON.stringify({ keys: [keys.publicJwk] }),
+    expirationTime: timestampFromMs(Date.now() + YEAR_MS),
+  });
+  await trx
+    .insertInto('identities')
+    .values({ uid: identityUid, parent_uid: '', name: 'owner', description, company: '', email: '', last_seen_time: now, create_time: now, update_time: now, ...storeRelationship({ case: 'staticKeys', value: staticKeys }) })
+    .execute();
+  const owner = builtinRoleByName('owner')!;
+  await trx
+    .insertInto('role_bindings')
+    .values({ uid: newChildUid(org.uid), parent_uid: org.uid, identity_uid: identityUid, role_uid: owner.uid, create_time: now, update_time: now })
+    .execute();
+  return { api, identity: identityUid, issuer: STATIC_ISSUER, subject, privateKey: keys.privateJwk, organization: org };
+}
+
+/**
+ * Writes the file durably (0600, in a 0700 directory made if missing). An
+ * existing file is kept under a new name rather than overwritten: it belongs to
+ * a database this one is not (the caller only writes for a fresh owner).
+ */
+export function writeCredentialsFile(dir: string, file: string, creds: OwnerCredentials): { file: string; movedAside?: string } {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  let movedAside: string | undefined;
+  let fd: number;
+  try {
+    fd = openSync(file, 'wx', 0o600);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    movedAside = `${file}.${new Date().toISOString().replace(/[:.]/g, '-')}.old`;
+    renameSync(file, movedAside);
+    fd = openSync(file, 'wx', 0o600);
+  }
+  try {
+    writeSync(fd, `${JSON.stringify(creds, null, 2)}\n`);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  return { file, movedAside };
+}
+
+/** Undoes writeCredentialsFile, putting back a file it moved aside. */
+export function removeCredentialsFile(file: string, movedAside?: string): void {
+  try {
+    unlinkSync(file);
+    if (movedAside) renameSync(movedAside, file);
+  } catch {
+    // never written, or already gone
+  }
+}

@@ -1,0 +1,44 @@
+// Operator recovery: with access to the database (not to the API), create a
+// fresh owner for an organization and write its keys, e.g. after the first
+// start's credentials file was lost. Same all-or-nothing rule as first start.
+import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Store } from '../store/store.js';
+import { getSetting } from '../store/settings-store.js';
+import { insertOwner, newOwnerKeys, removeCredentialsFile, writeCredentialsFile, type OwnerCredentials } from './owner-credentials.js';
+
+export interface RecoverOptions {
+  /** Organization name; default: the one created on first start. */
+  org?: string;
+  /** File to write; must not exist. */
+  out: string;
+  /** API URL recorded in the file for the CLI. */
+  api: string;
+}
+
+export async function recoverOwner(store: Store, opts: RecoverOptions): Promise<OwnerCredentials> {
+  if (existsSync(opts.out)) throw new Error(`${opts.out} already exists; choose another --out`);
+  let q = store.db.selectFrom('groups').select(['uid', 'name']).where('parent_uid', '=', '');
+  if (opts.org) q = q.where('name', '=', opts.org);
+  else {
+    const first = await getSetting(store, 'bootstrap');
+    if (!first) throw new Error('this database has no organization yet: start the server once (berth serve)');
+    q = q.where('uid', '=', first);
+  }
+  const org = await q.executeTakeFirst();
+  if (!org) throw new Error(opts.org ? `no organization named ${JSON.stringify(opts.org)}` : 'the first-start organization no longer exists; pass --org NAME');
+  const keys = await newOwnerKeys();
+  let written = false;
+  try {
+    return await store.db.transaction().execute(async (trx) => {
+      const stamp = new Date().toISOString().replace(/[-:.TZ]/g, '').slice(0, 14);
+      const creds = await insertOwner(trx, org, keys, `owner-recovered-${stamp}@${org.name}`, 'Created by berth admin recover-owner', opts.api);
+      writeCredentialsFile(dirname(opts.out), opts.out, creds);
+      written = true;
+      return creds;
+    });
+  } catch (err) {
+    if (written) removeCredentialsFile(opts.out);
+    throw err;
+  }
+}
