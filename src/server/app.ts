@@ -8,6 +8,7 @@ import Fastify from 'fastify';
 import type { Logger } from 'pino';
 import { guard } from '../auth/iam-guard.js';
 import { Issuer } from '../auth/issuer.js';
+import { RETRY_AFTER_SECONDS } from '../core/api-error.js';
 import { PageTokens } from '../core/page-token.js';
 import { firstStart, syncBuiltinRoles, type FirstStartResult } from '../iam/first-start.js';
 import { sharedSecret } from '../store/settings-store.js';
@@ -43,7 +44,7 @@ export interface RunningServer {
 }
 
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
-  const store = await openStore({ databaseUrl: opts.databaseUrl, dataDir: opts.dataDir });
+  const store = await openStore({ databaseUrl: opts.databaseUrl, dataDir: opts.dataDir, logger: opts.logger });
   let listener: Listener | undefined;
   try {
     const bodyLimit = opts.bodyLimit ?? 2 * 1024 * 1024;
@@ -100,9 +101,15 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     });
     await app.register(restPlugin, { services, bodyLimit, logger: opts.logger });
     await app.register(authRoutes, { issuer, exchange: { store, issuer, allowedAudiences: [url] }, logger: opts.logger });
+    // Unauthenticated: the cause of a failure goes to the log, never to the caller.
     app.get('/healthz', async (_req, reply) => {
-      await store.db.selectFrom('settings').select('key').limit(1).execute();
-      return reply.send({ status: 'ok' });
+      try {
+        await store.db.selectFrom('settings').select('key').limit(1).execute();
+        return reply.send({ status: 'ok' });
+      } catch (err) {
+        opts.logger.warn({ err }, 'health check failed');
+        return reply.code(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send({ status: 'unavailable' });
+      }
     });
     await app.ready();
     ready = true;
