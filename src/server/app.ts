@@ -8,6 +8,7 @@ import Fastify from 'fastify';
 import type { Logger } from 'pino';
 import { guard } from '../auth/iam-guard.js';
 import { Issuer } from '../auth/issuer.js';
+import { secretsKeyFrom } from '../auth/secret-sealing.js';
 import { RETRY_AFTER_SECONDS } from '../core/api-error.js';
 import { PageTokens } from '../core/page-token.js';
 import { firstStart, syncBuiltinRoles, type FirstStartResult } from '../iam/first-start.js';
@@ -31,6 +32,8 @@ export interface ServeOptions {
   logger: Logger;
   /** Largest accepted request body, in bytes. */
   bodyLimit?: number;
+  /** Operator's key (--secrets-key-file / BERTH_SECRETS_KEY) sealing private keys at rest. */
+  secretsKey?: string;
 }
 
 export interface RunningServer {
@@ -71,7 +74,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     listener = await listen(h1, route as never, opts.host, opts.port);
     const listenUrl = `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${listener.address.port}`;
     const url = (opts.publicUrl ?? listenUrl).replace(/\/$/, '');
-    const issuer = await Issuer.open(store, url);
+    const issuer = await Issuer.open(store, url, opts.secretsKey === undefined ? undefined : secretsKeyFrom(opts.secretsKey));
     const pageTokens = new PageTokens(await sharedSecret(store, 'page-token-key'));
     await syncBuiltinRoles(store);
     const first = await firstStart(store, opts.org, opts.dataDir, url);
