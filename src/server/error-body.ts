@@ -16,7 +16,7 @@ export interface ErrorResponse {
 }
 
 /** The client-facing error for a failure Berth did not raise on purpose. */
-export function unexpectedError(err: unknown, domain: string): ConnectError {
+function unexpectedError(err: unknown, domain: string): ConnectError {
   return isDatabaseUnavailable(err) ? databaseUnavailable(domain) : internalError(domain);
 }
 
