@@ -7,9 +7,10 @@ import { getOption, hasOption } from '@bufbuild/protobuf';
 import { ConnectError, type HandlerContext, type ServiceImpl } from '@connectrpc/connect';
 import type { Logger } from 'pino';
 import { iam, iam_scope, type IAM } from '../gen/berth/annotations/v1/annotations_pb.js';
-import { alreadyExists, internalError, invalidArgument, unauthenticated } from '../core/api-error.js';
+import { alreadyExists, databaseUnavailable, internalError, invalidArgument, unauthenticated } from '../core/api-error.js';
 import { isUniqueViolation } from '../store/constraint-error.js';
 import { findNulString } from '../core/nul-strings.js';
+import { isDatabaseUnavailable } from '../store/database-unavailable.js';
 import { isValidUid } from '../core/uidp.js';
 import type { Store } from '../store/store.js';
 import type { AccessCache } from './access-cache.js';
@@ -75,7 +76,8 @@ export async function authenticate(deps: GuardDeps, header: Headers, domain: str
   let subject: string;
   try {
     subject = (await deps.issuer.verify(m[1], deps.audience)).subject;
-  } catch {
+  } catch (err) {
+    if (isDatabaseUnavailable(err)) throw err; // reloading keys failed: not the token's fault
     throw unauthenticated(domain, 'the bearer token is invalid, expired or for another audience');
   }
   // A valid signature is not enough: the identity may have been deleted since.
@@ -127,13 +129,18 @@ export function guard<S extends DescService>(service: S, impl: ServiceImpl<S>, d
       return handler(req, ctx);
     };
     // Unexpected failures are logged here, once, for every transport, and the
-    // client sees INTERNAL with no cause (a database message must not leak).
+    // client sees INTERNAL with no cause (a database message must not leak),
+    // or UNAVAILABLE (with Retry-After) when the database cannot be reached.
     out[method.localName] = async (req: Message, ctx: HandlerContext) => {
       try {
         return await guarded(req, ctx);
       } catch (err) {
         if (err instanceof ConnectError) throw err;
         if (isUniqueViolation(err)) throw alreadyExists(domain, method.output.typeName, '', 'a resource with these values was just created by another request');
+        if (isDatabaseUnavailable(err)) {
+          deps.logger.warn({ err, rpc: `${service.typeName}/${method.name}` }, 'database unavailable');
+          throw databaseUnavailable(domain);
+        }
         deps.logger.error({ err, rpc: `${service.typeName}/${method.name}` }, 'rpc failed');
         throw internalError(domain);
       }

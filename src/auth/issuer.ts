@@ -1,6 +1,7 @@
 // Berth is its own OIDC issuer: it mints one-hour JWTs for identities and
 // verifies them on every request. Verified tokens are cached until expiry so a
 // request costs one map lookup, not a signature check.
+import type { KeyObject } from 'node:crypto';
 import { createLocalJWKSet, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import type { Store } from '../store/store.js';
 import { ALGORITHM, loadKeyRing, type KeyRing } from './signing-keys.js';
@@ -24,16 +25,18 @@ export class Issuer {
     private readonly store: Store,
     /** The issuer URL (`iss`), also the default API audience. */
     readonly url: string,
+    /** Unseals the private keys stored in the database, when they are sealed. */
+    private readonly secrets: KeyObject | undefined,
   ) {}
 
-  static async open(store: Store, url: string): Promise<Issuer> {
-    const issuer = new Issuer(store, url);
+  static async open(store: Store, url: string, secrets?: KeyObject): Promise<Issuer> {
+    const issuer = new Issuer(store, url, secrets);
     await issuer.reload();
     return issuer;
   }
 
   private async reload(): Promise<void> {
-    this.ring = await loadKeyRing(this.store);
+    this.ring = await loadKeyRing(this.store, this.secrets);
     this.jwks = createLocalJWKSet({ keys: this.ring.publicKeys });
     this.lastReload = Date.now();
   }

@@ -1,10 +1,12 @@
 // The issuer's signing keys live in the database so every instance signs with
 // the same key and verifies every other instance's tokens. The oldest key signs;
-// all keys are published in the JWKS.
-import { randomUUID } from 'node:crypto';
+// all keys are published in the JWKS. With a secrets key, private JWKs are
+// stored sealed (secret-sealing.ts); plaintext ones from before are sealed on start.
+import { randomUUID, type KeyObject } from 'node:crypto';
 import { exportJWK, generateKeyPair, importJWK, type JWK, type CryptoKey } from 'jose';
 import { nowIso } from '../core/clock.js';
 import type { Store } from '../store/store.js';
+import { isSealed, seal, unseal } from './secret-sealing.js';
 
 export const ALGORITHM = 'RS256';
 
@@ -19,25 +21,64 @@ export interface KeyRing {
   publicKeys: JWK[];
 }
 
+interface KeyRow {
+  kid: string;
+  private_jwk: string;
+  public_jwk: string;
+}
+
 async function readAll(store: Store) {
   return store.db.selectFrom('signing_keys').selectAll().orderBy('create_time').orderBy('kid').execute();
 }
 
-export async function loadKeyRing(store: Store): Promise<KeyRing> {
+const context = (kid: string) => `berth signing key ${kid}`;
+
+/** Every row's private JWK as text; throws, naming the fix, when it cannot be read with `secrets`. */
+function openAll(rows: readonly KeyRow[], secrets: KeyObject | undefined): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const r of rows) {
+    if (!isSealed(r.private_jwk)) {
+      out.set(r.kid, r.private_jwk);
+      continue;
+    }
+    if (!secrets) throw new Error('the signing keys in the database are encrypted: start berth with the same --secrets-key-file or BERTH_SECRETS_KEY');
+    const text = unseal(secrets, r.private_jwk, context(r.kid));
+    if (text === undefined) throw new Error('the secrets key does not decrypt the signing keys in the database: check --secrets-key-file or BERTH_SECRETS_KEY');
+    out.set(r.kid, text);
+  }
+  return out;
+}
+
+/** Seals rows stored in plaintext; compare-and-set, so instances starting together do not overwrite each other. */
+async function sealPlaintext(store: Store, rows: readonly KeyRow[], secrets: KeyObject): Promise<void> {
+  for (const r of rows) {
+    if (isSealed(r.private_jwk)) continue;
+    await store.db
+      .updateTable('signing_keys')
+      .set({ private_jwk: seal(secrets, r.private_jwk, context(r.kid)) })
+      .where('kid', '=', r.kid)
+      .where('private_jwk', '=', r.private_jwk)
+      .execute();
+  }
+}
+
+export async function loadKeyRing(store: Store, secrets?: KeyObject): Promise<KeyRing> {
   let rows = await readAll(store);
   if (rows.length === 0) {
     const { privateKey, publicKey } = await generateKeyPair(ALGORITHM, { modulusLength: 2048, extractable: true });
     const kid = randomUUID();
     const pub = { ...(await exportJWK(publicKey)), kid, alg: ALGORITHM, use: 'sig' };
-    const priv = { ...(await exportJWK(privateKey)), kid, alg: ALGORITHM };
+    const priv = JSON.stringify({ ...(await exportJWK(privateKey)), kid, alg: ALGORITHM });
     await store.db
       .insertInto('signing_keys')
-      .values({ kid, algorithm: ALGORITHM, private_jwk: JSON.stringify(priv), public_jwk: JSON.stringify(pub), create_time: nowIso() })
+      .values({ kid, algorithm: ALGORITHM, private_jwk: secrets ? seal(secrets, priv, context(kid)) : priv, public_jwk: JSON.stringify(pub), create_time: nowIso() })
       .execute();
     rows = await readAll(store); // another instance may have raced us; the oldest wins everywhere
   }
+  const privateJwks = openAll(rows, secrets);
+  if (secrets) await sealPlaintext(store, rows, secrets);
   const first = rows[0];
-  const privateKey = (await importJWK(JSON.parse(first.private_jwk) as JWK, ALGORITHM)) as CryptoKey;
+  const privateKey = (await importJWK(JSON.parse(privateJwks.get(first.kid)!) as JWK, ALGORITHM)) as CryptoKey;
   return {
     signing: { kid: first.kid, privateKey, publicJwk: JSON.parse(first.public_jwk) as JWK },
     publicKeys: rows.map((r) => JSON.parse(r.public_jwk) as JWK),

@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import pino from 'pino';
 import { startServer } from '../server/app.js';
+import { dataDirWarning } from '../store/private-files.js';
 import { describeDatabase } from '../store/store.js';
 import type { OrgCreationPolicy } from '../store/service-deps.js';
 
@@ -29,6 +31,7 @@ export function serveCommand(program: Command): void {
     .option('--public-url <url>', 'URL clients use to reach this API; token issuer and audience (default: http://<listen>)')
     .option('--org <name>', 'name of the organization created on first start', 'example.com')
     .option('--allow-org-creation <who>', 'who may create root organizations through the API: owners (of an existing organization), anyone (any root-level identity), nobody', 'owners')
+    .option('--secrets-key-file <file>', 'file holding the key (32+ random characters) that encrypts private keys in the database; or BERTH_SECRETS_KEY')
     .option('--log-level <level>', 'fatal, error, warn, info, debug', 'info')
     .addHelpText(
       'after',
@@ -38,14 +41,18 @@ identity, and writes its keys to <data>/admin-credentials.json (mode 0600).
 Then: berth auth login --credentials <data>/admin-credentials.json
 
 Several instances may share one PostgreSQL database; give them the same
---public-url so tokens and page tokens from one are accepted by all.`,
+--public-url so tokens and page tokens from one are accepted by all (and the
+same secrets key, when one is given).`,
     )
-    .action(async (o: { listen: string; data: string; database?: string; publicUrl?: string; org: string; allowOrgCreation: string; logLevel: string }) => {
+    .action(async (o: { listen: string; data: string; database?: string; publicUrl?: string; org: string; allowOrgCreation: string; logLevel: string; secretsKeyFile?: string }) => {
       const orgCreation = parseOrgCreation(o.allowOrgCreation);
       const logger = pino({ level: o.logLevel, redact: ['req.headers.authorization', '*.token', '*.privateKey'] });
       const { host, port } = parseListen(o.listen);
       const databaseUrl = o.database ?? process.env.BERTH_DATABASE_URL;
-      const server = await startServer({ host, port, dataDir: o.data, databaseUrl, publicUrl: o.publicUrl, org: o.org, orgCreation, logger });
+      const secretsKey = o.secretsKeyFile !== undefined ? readFileSync(o.secretsKeyFile, 'utf8') : process.env.BERTH_SECRETS_KEY || undefined;
+      const warning = dataDirWarning(o.data);
+      if (warning) process.stderr.write(`warning: ${warning}\n`);
+      const server = await startServer({ host, port, dataDir: o.data, databaseUrl, publicUrl: o.publicUrl, org: o.org, orgCreation, logger, secretsKey });
       logger.info({ url: server.url, database: describeDatabase({ databaseUrl, dataDir: o.data }) }, 'berth is serving');
       process.stdout.write(`berth is serving at ${server.listenUrl} (public URL ${server.url}; database: ${describeDatabase({ databaseUrl, dataDir: o.data })})\n`);
       const fs = server.firstStart;

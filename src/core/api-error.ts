@@ -21,10 +21,10 @@ function errorInfo(code: Code, domain: string) {
   return { desc: ErrorInfoSchema, value: create(ErrorInfoSchema, { reason: codeName(code), domain }) };
 }
 
-function make(code: Code, domain: string, text: string, detail?: ConnectError['details'][number]): ConnectError {
+function make(code: Code, domain: string, text: string, detail?: ConnectError['details'][number], metadata?: Record<string, string>): ConnectError {
   const details = [errorInfo(code, domain)];
   if (detail) details.push(detail as never);
-  return new ConnectError(`${messagePrefix(code)}: ${text}`, code, undefined, details);
+  return new ConnectError(`${messagePrefix(code)}: ${text}`, code, metadata, details);
 }
 
 export function invalidArgument(domain: string, violations: FieldViolation[]): ConnectError {
@@ -66,6 +66,19 @@ export function unauthenticated(domain: string, text: string): ConnectError {
 
 export function unimplemented(domain: string, text: string): ConnectError {
   return make(Code.Unimplemented, domain, text);
+}
+
+/** Seconds a client is asked to wait before retrying an UNAVAILABLE request. */
+export const RETRY_AFTER_SECONDS = 1;
+
+/** A transient failure (the database cannot be reached); clients should retry. Retry-After travels as metadata. */
+export function unavailable(domain: string, text: string): ConnectError {
+  return make(Code.Unavailable, domain, text, undefined, { 'retry-after': String(RETRY_AFTER_SECONDS) });
+}
+
+/** The database cannot be reached (cause logged, never shown). */
+export function databaseUnavailable(domain: string): ConnectError {
+  return unavailable(domain, 'the database is unavailable; retry shortly');
 }
 
 /** For failures whose cause is logged, never shown. */

@@ -9,6 +9,8 @@ import type { Logger } from 'pino';
 import { AccessCache } from '../auth/access-cache.js';
 import { guard } from '../auth/iam-guard.js';
 import { Issuer } from '../auth/issuer.js';
+import { secretsKeyFrom } from '../auth/secret-sealing.js';
+import { RETRY_AFTER_SECONDS } from '../core/api-error.js';
 import { PageTokens } from '../core/page-token.js';
 import { firstStart, syncBuiltinRoles, type FirstStartResult } from '../iam/first-start.js';
 import { sharedSecret } from '../store/settings-store.js';
@@ -34,6 +36,8 @@ export interface ServeOptions {
   bodyLimit?: number;
   /** Who may create root organizations through the API. */
   orgCreation?: OrgCreationPolicy;
+  /** Operator's key (--secrets-key-file / BERTH_SECRETS_KEY) sealing private keys at rest. */
+  secretsKey?: string;
 }
 
 export interface RunningServer {
@@ -47,7 +51,7 @@ export interface RunningServer {
 }
 
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
-  const store = await openStore({ databaseUrl: opts.databaseUrl, dataDir: opts.dataDir });
+  const store = await openStore({ databaseUrl: opts.databaseUrl, dataDir: opts.dataDir, logger: opts.logger });
   let listener: Listener | undefined;
   try {
     const bodyLimit = opts.bodyLimit ?? 2 * 1024 * 1024;
@@ -74,7 +78,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     listener = await listen(h1, route as never, opts.host, opts.port);
     const listenUrl = `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${listener.address.port}`;
     const url = (opts.publicUrl ?? listenUrl).replace(/\/$/, '');
-    const issuer = await Issuer.open(store, url);
+    const issuer = await Issuer.open(store, url, opts.secretsKey === undefined ? undefined : secretsKeyFrom(opts.secretsKey));
     const pageTokens = new PageTokens(await sharedSecret(store, 'page-token-key'));
     await syncBuiltinRoles(store);
     const first = await firstStart(store, opts.org, opts.dataDir, url);
@@ -104,9 +108,15 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     });
     await app.register(restPlugin, { services, bodyLimit, logger: opts.logger });
     await app.register(authRoutes, { issuer, exchange: { store, issuer, allowedAudiences: [url] }, logger: opts.logger });
+    // Unauthenticated: the cause of a failure goes to the log, never to the caller.
     app.get('/healthz', async (_req, reply) => {
-      await store.db.selectFrom('settings').select('key').limit(1).execute();
-      return reply.send({ status: 'ok' });
+      try {
+        await store.db.selectFrom('settings').select('key').limit(1).execute();
+        return reply.send({ status: 'ok' });
+      } catch (err) {
+        opts.logger.warn({ err }, 'health check failed');
+        return reply.code(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send({ status: 'unavailable' });
+      }
     });
     await app.ready();
     ready = true;

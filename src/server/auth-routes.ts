@@ -33,8 +33,8 @@ export async function authRoutes(app: FastifyInstance, opts: { issuer: Issuer; e
       return reply.send({ token: result.token, expiry: result.expiry.toISOString() });
     } catch (err) {
       if (isUnexpected(err)) opts.logger.error({ err }, 'token exchange failed');
-      const { status, body } = errorResponse(err, STS_DOMAIN);
-      return reply.code(status).send(body);
+      const { status, body, headers } = errorResponse(err, STS_DOMAIN);
+      return reply.code(status).headers(headers).send(body);
     }
   };
   app.get('/sts/exchange', handler);

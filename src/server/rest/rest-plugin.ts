@@ -87,8 +87,8 @@ export async function restPlugin(app: FastifyInstance, opts: RestOptions): Promi
       return reply.code(200).header('content-type', 'application/json').send(JSON.stringify(out));
     } catch (err) {
       if (isUnexpected(err)) opts.logger.error({ err, method: request.method, path: url.pathname }, 'request failed');
-      const { status, body } = errorResponse(err, domain);
-      return reply.code(status).header('content-type', 'application/json').send(JSON.stringify(body));
+      const { status, body, headers } = errorResponse(err, domain);
+      return reply.code(status).headers(headers).header('content-type', 'application/json').send(JSON.stringify(body));
     }
   };
 
