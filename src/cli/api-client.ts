@@ -4,6 +4,7 @@
 import type { Command } from 'commander';
 import { fetchToken, loadCredentials, type Credentials } from './credentials.js';
 import { addOutputOption, type OutputFormat } from './output.js';
+import { reach } from './reach.js';
 
 export interface ApiOptions {
   credentials?: string;
@@ -24,13 +25,7 @@ export class ApiClient {
     for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined && v !== '') url.searchParams.set(k, String(v));
     const headers: Record<string, string> = { authorization: `Bearer ${this.token}`, accept: 'application/json' };
     if (opts.body !== undefined) headers['content-type'] = 'application/json';
-    let res: Response;
-    try {
-      res = await fetch(url, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
-    } catch (err) {
-      const cause = (err as { cause?: { message?: string } }).cause?.message ?? (err as Error).message;
-      throw new Error(`cannot reach ${this.base}: ${cause}`);
-    }
+    const res = await reach(this.base, url, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
     const text = await res.text();
     let json: unknown;
     try {

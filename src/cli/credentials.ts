@@ -4,6 +4,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { importJWK, SignJWT, type JWK } from 'jose';
+import { reach } from './reach.js';
 
 export interface Credentials {
   api: string;
@@ -78,7 +79,7 @@ export async function fetchToken(creds: Credentials, api: string, audience?: str
   const url = new URL('/sts/exchange', api);
   url.searchParams.set('identity', creds.identity);
   url.searchParams.set('aud', audience ?? issuer);
-  const res = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${assertion}` } });
+  const res = await reach(api, url, { method: 'POST', headers: { authorization: `Bearer ${assertion}` } });
   const body = (await res.json().catch(() => ({}))) as { token?: string; message?: string };
   if (!res.ok || !body.token) throw new Error(`token exchange at ${api} failed (${res.status}): ${body.message ?? 'no token'}`);
   return body.token;

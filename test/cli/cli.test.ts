@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import net from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CLI, startBerth, type Berth } from '../harness/berth-process.js';
@@ -130,6 +131,22 @@ describe('berth CLI resource commands', () => {
     rmSync(empty, { recursive: true, force: true });
     assert.equal(r.code, 1);
     assert.match(r.stderr, /not logged in/);
+  });
+
+  it('names the URL and the cause when the server cannot be reached', async () => {
+    const closed = await new Promise<number>((resolve) => {
+      const srv = net.createServer().listen(0, '127.0.0.1', () => {
+        const port = (srv.address() as net.AddressInfo).port;
+        srv.close(() => resolve(port));
+      });
+    });
+    const api = `http://127.0.0.1:${closed}`;
+    for (const args of [['images', 'repos', 'list', '--api', api], ['auth', 'token', '--api', api]]) {
+      const r = await berthCli(...args);
+      assert.equal(r.code, 1);
+      assert.match(r.stderr, new RegExp(`^berth: cannot reach the Berth API at ${api} \\(ECONNREFUSED\\)`), r.stderr);
+      assert.doesNotMatch(r.stderr, /fetch failed|\n\s+at /);
+    }
   });
 
   it('lists groups below the organization', async () => {

@@ -3,5 +3,5 @@ import type { ServiceDeps } from '../../store/service-deps.js';
 import { loadRepoRow, repoFromRow } from './repo-row.js';
 
 export async function getRepo(deps: ServiceDeps, req: GetRepoRequest): Promise<Repo> {
-  return repoFromRow(await loadRepoRow(deps, req.uid));
+  return repoFromRow(await loadRepoRow(deps.store.db, req.uid));
 }

@@ -3,12 +3,12 @@ import { fieldsToUpdate } from '../../core/field-mask.js';
 import { nowIso } from '../../core/clock.js';
 import type { ServiceDeps } from '../../store/service-deps.js';
 import { badRegistryRequest, REGISTRY_DOMAIN, repoNotFound } from '../errors.js';
-import { loadRepoRow } from './repo-row.js';
 
 export const MAX_README_BYTES = 1024 * 1024;
 
 export async function getRepoReadme(deps: ServiceDeps, req: GetRepoReadmeRequest): Promise<RepoReadme> {
-  const row = await loadRepoRow(deps, req.uid);
+  const row = await deps.store.db.selectFrom('repos').select(['uid', 'readme']).where('uid', '=', req.uid).executeTakeFirst();
+  if (!row) throw repoNotFound(req.uid);
   return { $typeName: 'berth.registry.v2.RepoReadme', uid: row.uid, content: row.readme };
 }
 

@@ -1,11 +1,15 @@
 import { create } from '@bufbuild/protobuf';
 import { RepoSchema, type Repo } from '../../gen/berth/registry/v2/repos_pb.js';
 import { isoToTimestamp } from '../../core/clock.js';
-import type { ReposTable } from '../../store/schema.js';
-import type { ServiceDeps } from '../../store/service-deps.js';
+import type { Kysely } from 'kysely';
+import type { Database, ReposTable } from '../../store/schema.js';
 import { repoNotFound } from '../errors.js';
 
-export function repoFromRow(row: Omit<ReposTable, 'readme'>): Repo {
+/** A repo as responses show it: the readme (up to 1 MiB) has its own RPC. */
+export type RepoRow = Omit<ReposTable, 'readme'>;
+export const REPO_COLUMNS = ['uid', 'parent_uid', 'name', 'description', 'create_time', 'update_time'] as const;
+
+export function repoFromRow(row: RepoRow): Repo {
   return create(RepoSchema, {
     uid: row.uid,
     name: row.name,
@@ -15,8 +19,8 @@ export function repoFromRow(row: Omit<ReposTable, 'readme'>): Repo {
   });
 }
 
-export async function loadRepoRow(deps: ServiceDeps, uid: string): Promise<ReposTable> {
-  const row = await deps.store.db.selectFrom('repos').selectAll().where('uid', '=', uid).executeTakeFirst();
+export async function loadRepoRow(db: Kysely<Database>, uid: string): Promise<RepoRow> {
+  const row = await db.selectFrom('repos').select(REPO_COLUMNS).where('uid', '=', uid).executeTakeFirst();
   if (!row) throw repoNotFound(uid);
   return row;
 }

@@ -10,7 +10,7 @@ export async function updateRepo(deps: ServiceDeps, req: UpdateRepoRequest): Pro
   const incoming = req.repo!; // the guard has checked repo.uid
   const fields = fieldsToUpdate(RepoSchema, incoming, req.updateMask, REGISTRY_DOMAIN);
   return deps.store.db.transaction().execute(async (trx) => {
-    const row = await loadRepoRow({ ...deps, store: { ...deps.store, db: trx } }, incoming.uid);
+    const row = await loadRepoRow(trx, incoming.uid);
     const merged = applyFields(RepoSchema, repoFromRow(row), incoming, fields);
     const bad = repoViolations(merged.name, merged.description);
     if (bad.length > 0) throw badRegistryRequest(bad.map((v) => ({ ...v, field: `repo.${v.field}` })));
