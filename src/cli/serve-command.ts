@@ -38,7 +38,7 @@ export function serveCommand(program: Command): void {
       `
 On an empty database the first start creates the organization and an owner
 identity, and writes its keys to <data>/admin-credentials.json (mode 0600).
-Then: berth auth login --credentials <data>/admin-credentials.json
+Then, in this project's directory: npx berth auth login --credentials <data>/admin-credentials.json
 
 Several instances may share one PostgreSQL database; give them the same
 --public-url so tokens and page tokens from one are accepted by all (and the
@@ -61,7 +61,8 @@ same secrets key, when one is given).`,
         process.stderr.write(
           `\nFirst start: created organization ${fs.organization.name} (${fs.organization.uid})\n` +
             `and its owner identity ${fs.identity}. Its keys are in ${fs.credentialsFile} (mode 0600).\n${moved}` +
-            `Use them with:\n  berth auth login --credentials ${fs.credentialsFile}\n  berth iam groups list\n\n`,
+            // npx finds the project's own bin from its directory; a bare `berth` is on no PATH after `npm start`.
+            `Use them with (from this project's directory):\n  npx berth auth login --credentials ${fs.credentialsFile}\n  npx berth iam groups list\n\n`,
         );
       }
       let stopping = false;
