@@ -21,6 +21,7 @@ export function serveCommand(program: Command): void {
     .option('--public-url <url>', 'URL clients use to reach this API; token issuer and audience (default: http://<listen>)')
     .option('--org <name>', 'name of the organization created on first start', 'example.com')
     .option('--log-level <level>', 'fatal, error, warn, info, debug', 'info')
+    .option('--allow-insecure-issuers', 'let claimMatch issuer patterns match plain-http loopback issuers (local testing only)', false)
     .addHelpText(
       'after',
       `
@@ -31,11 +32,12 @@ Then: berth auth login --credentials <data>/admin-credentials.json
 Several instances may share one PostgreSQL database; give them the same
 --public-url so tokens and page tokens from one are accepted by all.`,
     )
-    .action(async (o: { listen: string; data: string; database?: string; publicUrl?: string; org: string; logLevel: string }) => {
+    .action(async (o: { listen: string; data: string; database?: string; publicUrl?: string; org: string; logLevel: string; allowInsecureIssuers: boolean }) => {
       const logger = pino({ level: o.logLevel, redact: ['req.headers.authorization', '*.token', '*.privateKey'] });
       const { host, port } = parseListen(o.listen);
       const databaseUrl = o.database ?? process.env.BERTH_DATABASE_URL;
-      const server = await startServer({ host, port, dataDir: o.data, databaseUrl, publicUrl: o.publicUrl, org: o.org, logger });
+      const allowInsecureIssuers = o.allowInsecureIssuers;
+      const server = await startServer({ host, port, dataDir: o.data, databaseUrl, publicUrl: o.publicUrl, org: o.org, logger, allowInsecureIssuers });
       logger.info({ url: server.url, database: describeDatabase({ databaseUrl, dataDir: o.data }) }, 'berth is serving');
       process.stdout.write(`berth is serving at ${server.listenUrl} (public URL ${server.url}; database: ${describeDatabase({ databaseUrl, dataDir: o.data })})\n`);
       const fs = server.firstStart;

@@ -7,6 +7,7 @@ import { fastifyConnectPlugin } from '@connectrpc/connect-fastify';
 import Fastify from 'fastify';
 import type { Logger } from 'pino';
 import { guard } from '../auth/iam-guard.js';
+import { ExternalIssuers } from '../auth/external-issuers.js';
 import { Issuer } from '../auth/issuer.js';
 import { PageTokens } from '../core/page-token.js';
 import { firstStart, syncBuiltinRoles, type FirstStartResult } from '../iam/first-start.js';
@@ -30,6 +31,8 @@ export interface ServeOptions {
   logger: Logger;
   /** Largest accepted request body, in bytes. */
   bodyLimit?: number;
+  /** Plain-http OIDC discovery for loopback issuers matched by a claimMatch issuer pattern (tests, local development). */
+  allowInsecureIssuers?: boolean;
 }
 
 export interface RunningServer {
@@ -99,7 +102,8 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       shutdownTimeoutMs: 10_000,
     });
     await app.register(restPlugin, { services, bodyLimit, logger: opts.logger });
-    await app.register(authRoutes, { issuer, exchange: { store, issuer, allowedAudiences: [url] }, logger: opts.logger });
+    const externalIssuers = new ExternalIssuers({ allowInsecureLoopback: opts.allowInsecureIssuers ?? false });
+    await app.register(authRoutes, { issuer, exchange: { store, issuer, allowedAudiences: [url], externalIssuers }, logger: opts.logger });
     app.get('/healthz', async (_req, reply) => {
       await store.db.selectFrom('settings').select('key').limit(1).execute();
       return reply.send({ status: 'ok' });
