@@ -67,14 +67,16 @@ export class Issuer {
       if (!cached.audience.includes(audience)) throw new Error('token audience does not match');
       return cached;
     }
+    // jose accepts a token without exp unless told otherwise; ours always carry one.
+    const options = { issuer: this.url, algorithms: [ALGORITHM], requiredClaims: ['exp'] };
     let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(token, this.jwks, { issuer: this.url, algorithms: [ALGORITHM] }));
+      ({ payload } = await jwtVerify(token, this.jwks, options));
     } catch (err) {
       // A key added by another instance after we loaded ours: reload at most every 10 s.
       if ((err as { code?: string }).code === 'ERR_JWKS_NO_MATCHING_KEY' && Date.now() - this.lastReload > 10_000) {
         await this.reload();
-        ({ payload } = await jwtVerify(token, this.jwks, { issuer: this.url, algorithms: [ALGORITHM] }));
+        ({ payload } = await jwtVerify(token, this.jwks, options));
       } else {
         throw err;
       }

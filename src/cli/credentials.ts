@@ -1,5 +1,6 @@
 // Credentials files (as written on first start) and the token they buy:
 // sign a short assertion with the private key, exchange it at /sts/exchange.
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -75,6 +76,7 @@ export async function fetchToken(creds: Credentials, api: string, audience?: str
     .setAudience(issuer)
     .setIssuedAt(now)
     .setExpirationTime(now + 300)
+    .setJti(randomUUID()) // assertions are single-use; a unique id keeps two signed in one second apart
     .sign(key);
   const url = new URL('/sts/exchange', api);
   url.searchParams.set('identity', creds.identity);

@@ -33,6 +33,7 @@ export function serveCommand(program: Command): void {
     .option('--allow-org-creation <who>', 'who may create root organizations through the API: owners (of an existing organization), anyone (any root-level identity), nobody', 'owners')
     .option('--secrets-key-file <file>', 'file holding the key (32+ random characters) that encrypts private keys in the database; or BERTH_SECRETS_KEY')
     .option('--log-level <level>', 'fatal, error, warn, info, debug', 'info')
+    .option('--allow-insecure-issuers', 'let claimMatch issuer patterns match plain-http loopback issuers (local testing only)', false)
     .addHelpText(
       'after',
       `
@@ -44,7 +45,7 @@ Several instances may share one PostgreSQL database; give them the same
 --public-url so tokens and page tokens from one are accepted by all (and the
 same secrets key, when one is given).`,
     )
-    .action(async (o: { listen: string; data: string; database?: string; publicUrl?: string; org: string; allowOrgCreation: string; logLevel: string; secretsKeyFile?: string }) => {
+    .action(async (o: { listen: string; data: string; database?: string; publicUrl?: string; org: string; allowOrgCreation: string; logLevel: string; secretsKeyFile?: string; allowInsecureIssuers: boolean }) => {
       const orgCreation = parseOrgCreation(o.allowOrgCreation);
       const logger = pino({ level: o.logLevel, redact: ['req.headers.authorization', '*.token', '*.privateKey'] });
       const { host, port } = parseListen(o.listen);
@@ -52,7 +53,7 @@ same secrets key, when one is given).`,
       const secretsKey = o.secretsKeyFile !== undefined ? readFileSync(o.secretsKeyFile, 'utf8') : process.env.BERTH_SECRETS_KEY || undefined;
       const warning = dataDirWarning(o.data);
       if (warning) process.stderr.write(`warning: ${warning}\n`);
-      const server = await startServer({ host, port, dataDir: o.data, databaseUrl, publicUrl: o.publicUrl, org: o.org, orgCreation, logger, secretsKey });
+      const server = await startServer({ host, port, dataDir: o.data, databaseUrl, publicUrl: o.publicUrl, org: o.org, orgCreation, logger, secretsKey, allowInsecureIssuers: o.allowInsecureIssuers });
       logger.info({ url: server.url, database: describeDatabase({ databaseUrl, dataDir: o.data }) }, 'berth is serving');
       process.stdout.write(`berth is serving at ${server.listenUrl} (public URL ${server.url}; database: ${describeDatabase({ databaseUrl, dataDir: o.data })})\n`);
       const fs = server.firstStart;

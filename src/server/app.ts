@@ -8,6 +8,7 @@ import Fastify from 'fastify';
 import type { Logger } from 'pino';
 import { AccessCache } from '../auth/access-cache.js';
 import { guard } from '../auth/iam-guard.js';
+import { ExternalIssuers } from '../auth/external-issuers.js';
 import { Issuer } from '../auth/issuer.js';
 import { secretsKeyFrom } from '../auth/secret-sealing.js';
 import { RETRY_AFTER_SECONDS } from '../core/api-error.js';
@@ -38,6 +39,8 @@ export interface ServeOptions {
   orgCreation?: OrgCreationPolicy;
   /** Operator's key (--secrets-key-file / BERTH_SECRETS_KEY) sealing private keys at rest. */
   secretsKey?: string;
+  /** Plain-http OIDC discovery for loopback issuers matched by a claimMatch issuer pattern (tests, local development). */
+  allowInsecureIssuers?: boolean;
 }
 
 export interface RunningServer {
@@ -107,7 +110,8 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       shutdownTimeoutMs: 10_000,
     });
     await app.register(restPlugin, { services, bodyLimit, logger: opts.logger });
-    await app.register(authRoutes, { issuer, exchange: { store, issuer, allowedAudiences: [url] }, logger: opts.logger });
+    const externalIssuers = new ExternalIssuers({ allowInsecureLoopback: opts.allowInsecureIssuers ?? false });
+    await app.register(authRoutes, { issuer, exchange: { store, issuer, allowedAudiences: [url], externalIssuers }, logger: opts.logger });
     // Unauthenticated: the cause of a failure goes to the log, never to the caller.
     app.get('/healthz', async (_req, reply) => {
       try {

@@ -3,6 +3,7 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import * as initial from './migrations/0001-initial.js';
 import * as tableVersions from './migrations/0002-table-versions.js';
+import * as usedAssertions from './migrations/0003-used-assertions.js';
 import type { Store, Dialect } from './store.js';
 
 type Step = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
@@ -10,6 +11,7 @@ type Step = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 const STEPS: Record<string, Step> = {
   '0001-initial': initial,
   '0002-table-versions': tableVersions,
+  '0003-used-assertions': usedAssertions,
 };
 
 class StaticProvider implements MigrationProvider {

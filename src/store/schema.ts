@@ -90,6 +90,12 @@ export interface TableVersionsTable {
   version: number | string;
 }
 
+/** Static-key assertions /sts/exchange accepted, kept until they expire. */
+export interface UsedAssertionsTable {
+  id: string;
+  expire_time: string;
+}
+
 export interface Database {
   table_versions: TableVersionsTable;
   groups: GroupsTable;
@@ -101,6 +107,7 @@ export interface Database {
   tag_history: TagHistoryTable;
   signing_keys: SigningKeysTable;
   settings: SettingsTable;
+  used_assertions: UsedAssertionsTable;
 }
 
 export type ResourceTable = 'groups' | 'identities' | 'roles' | 'role_bindings' | 'repos' | 'tags';

@@ -1,19 +1,11 @@
 // Checks an identity's relationship before it is stored, so /sts/exchange
-// never meets a pattern that does not compile or a JWKS it cannot read.
+// never meets a pattern RE2 does not accept or a JWKS it cannot read.
 import { timestampFromMs, timestampMs } from '@bufbuild/protobuf/wkt';
 import type { Identity, Identity_ClaimMatch, Identity_StaticKeys } from '../../gen/berth/iam/v2/identities_pb.js';
 import type { FieldViolation } from '../../core/api-error.js';
+import { patternProblem } from './claim-pattern.js';
 
 export const MAX_KEY_LIFETIME_MS = 365 * 24 * 3600 * 1000;
-
-function compiles(pattern: string): boolean {
-  try {
-    new RegExp(pattern);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function claimMatchViolations(m: Identity_ClaimMatch, out: FieldViolation[]): void {
   const f = (name: string) => `claim_match.${name}`;
@@ -25,7 +17,8 @@ function claimMatchViolations(m: Identity_ClaimMatch, out: FieldViolation[]): vo
   if (m.aud.case === 'audiencePattern') patterns.push(['audience_pattern', m.aud.value]);
   for (const [k, v] of Object.entries(m.claimPatterns)) patterns.push([`claim_patterns.${k}`, v]);
   for (const [field, p] of patterns) {
-    if (!compiles(p)) out.push({ field: f(field), description: 'pattern must be a valid regular expression' });
+    const problem = patternProblem(p);
+    if (problem) out.push({ field: f(field), description: problem });
   }
 }
 

@@ -1,0 +1,50 @@
+// An external OIDC token for a claimMatch identity. Nothing but the issuer is
+// looked at before the signature is checked: an exact issuer is compared, an
+// issuer pattern runs (RE2, linear time) and the issuer must be one Berth may
+// contact (issuer-url.ts). Subject, audience and claim patterns then run only
+// on claims the issuer signed.
+//
+// Such tokens are not single use, unlike static-key assertions: CI systems
+// hand a job one ID token and steps reuse it within its lifetime (minutes), and
+// the issuer, not the client, chose its jti. They must carry exp, and their
+// aud must name Berth (or what the identity expects), which bounds their use.
+import { jwtVerify, type JWTPayload } from 'jose';
+import type { Identity_ClaimMatch } from '../gen/berth/iam/v2/identities_pb.js';
+import { matchesPattern } from '../iam/identities/claim-pattern.js';
+import type { ExternalIssuers } from './external-issuers.js';
+
+function claimText(v: unknown): string | undefined {
+  return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined;
+}
+
+function matchesOne(exact: string | undefined, pattern: string | undefined, value: string | undefined): boolean {
+  if (value === undefined) return false;
+  if (exact !== undefined) return exact === value;
+  return pattern !== undefined && matchesPattern(pattern, value);
+}
+
+/** Whether the token is accepted for the identity; throws on a bad token or unreachable issuer. */
+export async function verifyClaimMatch(
+  cm: Identity_ClaimMatch,
+  assertion: string,
+  claims: JWTPayload,
+  deps: { externalIssuers: ExternalIssuers; issuerUrl: string },
+): Promise<boolean> {
+  const iss = typeof claims.iss === 'string' ? claims.iss : undefined;
+  const named = cm.iss.case === 'issuer';
+  if (iss === undefined || !matchesOne(named ? cm.iss.value : undefined, cm.iss.case === 'issuerPattern' ? cm.iss.value : undefined, iss)) return false;
+  const keys = await deps.externalIssuers.keys(iss, named);
+  const { payload } = await jwtVerify(assertion, keys, { issuer: iss, requiredClaims: ['exp'] });
+
+  const sub = claimText(payload.sub);
+  if (!matchesOne(cm.sub.case === 'subject' ? cm.sub.value : undefined, cm.sub.case === 'subjectPattern' ? cm.sub.value : undefined, sub)) return false;
+  const auds = payload.aud === undefined ? [] : Array.isArray(payload.aud) ? payload.aud : [payload.aud];
+  const audOk =
+    cm.aud.case === 'audience' ? auds.includes(cm.aud.value)
+      : cm.aud.case === 'audiencePattern' ? auds.some((a) => matchesPattern(cm.aud.value as string, a))
+        : auds.includes(deps.issuerUrl);
+  if (!audOk) return false;
+  for (const [k, v] of Object.entries(cm.claims)) if (claimText(payload[k]) !== v) return false;
+  for (const [k, v] of Object.entries(cm.claimPatterns)) if (!matchesOne(undefined, v, claimText(payload[k]))) return false;
+  return true;
+}
