@@ -6,6 +6,7 @@ import { randomUUID, type KeyObject } from 'node:crypto';
 import { exportJWK, generateKeyPair, importJWK, type JWK, type CryptoKey } from 'jose';
 import { nowIso } from '../core/clock.js';
 import type { Store } from '../store/store.js';
+import { transact } from '../store/transact.js';
 import { isSealed, seal, unseal } from './secret-sealing.js';
 
 export const ALGORITHM = 'RS256';
@@ -53,12 +54,8 @@ function openAll(rows: readonly KeyRow[], secrets: KeyObject | undefined): Map<s
 async function sealPlaintext(store: Store, rows: readonly KeyRow[], secrets: KeyObject): Promise<void> {
   for (const r of rows) {
     if (isSealed(r.private_jwk)) continue;
-    await store.db
-      .updateTable('signing_keys')
-      .set({ private_jwk: seal(secrets, r.private_jwk, context(r.kid)) })
-      .where('kid', '=', r.kid)
-      .where('private_jwk', '=', r.private_jwk)
-      .execute();
+    const sealed = seal(secrets, r.private_jwk, context(r.kid));
+    await transact(store, (tx) => tx.updateTable('signing_keys').set({ private_jwk: sealed }).where('kid', '=', r.kid).where('private_jwk', '=', r.private_jwk).execute());
   }
 }
 
@@ -69,10 +66,8 @@ export async function loadKeyRing(store: Store, secrets?: KeyObject): Promise<Ke
     const kid = randomUUID();
     const pub = { ...(await exportJWK(publicKey)), kid, alg: ALGORITHM, use: 'sig' };
     const priv = JSON.stringify({ ...(await exportJWK(privateKey)), kid, alg: ALGORITHM });
-    await store.db
-      .insertInto('signing_keys')
-      .values({ kid, algorithm: ALGORITHM, private_jwk: secrets ? seal(secrets, priv, context(kid)) : priv, public_jwk: JSON.stringify(pub), create_time: nowIso() })
-      .execute();
+    const row = { kid, algorithm: ALGORITHM, private_jwk: secrets ? seal(secrets, priv, context(kid)) : priv, public_jwk: JSON.stringify(pub), create_time: nowIso() };
+    await transact(store, (tx) => tx.insertInto('signing_keys').values(row).execute());
     rows = await readAll(store); // another instance may have raced us; the oldest wins everywhere
   }
   const privateJwks = openAll(rows, secrets);

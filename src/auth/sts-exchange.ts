@@ -14,6 +14,7 @@ import { invalidArgument, permissionDenied, unauthenticated } from '../core/api-
 import { isValidUid } from '../core/uidp.js';
 import { nowIso } from '../core/clock.js';
 import type { Store } from '../store/store.js';
+import { transact } from '../store/transact.js';
 import { verifyClaimMatch } from './claim-match-token.js';
 import type { ExternalIssuers } from './external-issuers.js';
 import type { Issuer } from './issuer.js';
@@ -85,7 +86,7 @@ export async function exchange(deps: ExchangeDeps, req: ExchangeRequest): Promis
     if ('static' in accepted && !(await recordAssertion(deps.store, assertionId(req.assertion, accepted.static), assertionExpiry(accepted.static)))) {
       throw permissionDenied(STS_DOMAIN, 'this assertion was already exchanged; sign a new one for every exchange');
     }
-    await deps.store.db.updateTable('identities').set({ last_seen_time: nowIso() }).where('uid', '=', row.uid).execute();
+    await transact(deps.store, (tx) => tx.updateTable('identities').set({ last_seen_time: nowIso() }).where('uid', '=', row.uid).execute());
     return deps.issuer.mint(row.uid, audiences[0]);
   }
   throw permissionDenied(STS_DOMAIN, 'no identity accepts the presented token');

@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { JWTPayload } from 'jose';
 import type { Store } from '../store/store.js';
+import { transact } from '../store/transact.js';
 
 // Expired rows deleted per recorded assertion: keeps the table near the number
 // of live assertions without a sweeper, and each delete small.
@@ -31,12 +32,14 @@ export function assertionExpiry(payload: JWTPayload): Date {
 /** Records a verified assertion; false when it was recorded before (a replay). */
 export async function recordAssertion(store: Store, id: string, expiry: Date): Promise<boolean> {
   const now = new Date().toISOString();
-  const expired = store.db.selectFrom('used_assertions').select('id').where('expire_time', '<=', now).limit(PRUNE_BATCH);
-  await store.db.deleteFrom('used_assertions').where('id', 'in', expired).execute();
-  const r = await store.db
-    .insertInto('used_assertions')
-    .values({ id, expire_time: expiry.toISOString() })
-    .onConflict((oc) => oc.column('id').doNothing())
-    .executeTakeFirst();
-  return Number(r.numInsertedOrUpdatedRows ?? 0n) === 1;
+  return transact(store, async (tx) => {
+    const expired = tx.selectFrom('used_assertions').select('id').where('expire_time', '<=', now).limit(PRUNE_BATCH);
+    await tx.deleteFrom('used_assertions').where('id', 'in', expired).execute();
+    const r = await tx
+      .insertInto('used_assertions')
+      .values({ id, expire_time: expiry.toISOString() })
+      .onConflict((oc) => oc.column('id').doNothing())
+      .executeTakeFirst();
+    return Number(r.numInsertedOrUpdatedRows ?? 0n) === 1;
+  });
 }

@@ -4,11 +4,13 @@
 // the file written in one transaction, so two instances starting together on
 // one PostgreSQL create one organization, and a start that fails anywhere
 // leaves neither an organization without keys nor keys without one.
+import { transact } from '../store/transact.js';
 import { join } from 'node:path';
-import { BUILTIN_ROLES } from '../auth/builtin-roles.js';
+import { BUILTIN_ROLES, type BuiltinRole } from '../auth/builtin-roles.js';
 import { nowIso } from '../core/clock.js';
 import { newRootUid } from '../core/uidp.js';
 import type { Store } from '../store/store.js';
+import type { Tx } from '../store/transact.js';
 import { insertOwner, newOwnerKeys, removeCredentialsFile, writeCredentialsFile } from './owner-credentials.js';
 
 export interface FirstStartResult {
@@ -24,13 +26,18 @@ export const CREDENTIALS_FILE = 'admin-credentials.json';
 /** Keeps the built-in roles in the database identical to the code. */
 export async function syncBuiltinRoles(store: Store): Promise<void> {
   const now = nowIso();
-  for (const r of BUILTIN_ROLES) {
-    await store.db
-      .insertInto('roles')
-      .values({ uid: r.uid, parent_uid: '', name: r.name, description: r.description, capabilities: JSON.stringify(r.capabilities), builtin: 1, create_time: now, update_time: now })
-      .onConflict((oc) => oc.column('uid').doUpdateSet({ name: r.name, description: r.description, capabilities: JSON.stringify(r.capabilities), builtin: 1 }))
-      .execute();
-  }
+  await transact(store, async (tx) => {
+    for (const r of BUILTIN_ROLES) await upsertBuiltin(tx, r, now);
+  });
+}
+
+async function upsertBuiltin(tx: Tx, r: BuiltinRole, now: string): Promise<void> {
+  const capabilities = JSON.stringify(r.capabilities);
+  await tx
+    .insertInto('roles')
+    .values({ uid: r.uid, parent_uid: '', name: r.name, description: r.description, capabilities, builtin: 1, create_time: now, update_time: now })
+    .onConflict((oc) => oc.column('uid').doUpdateSet({ name: r.name, description: r.description, capabilities, builtin: 1 }))
+    .execute();
 }
 
 export async function firstStart(store: Store, orgName: string, dataDir: string, apiUrl: string): Promise<FirstStartResult | undefined> {
@@ -39,8 +46,8 @@ export async function firstStart(store: Store, orgName: string, dataDir: string,
   const file = join(dataDir, CREDENTIALS_FILE);
   let written: { movedAside?: string } | undefined;
   try {
-    return await store.db.transaction().execute(async (trx) => {
-      const claim = await trx
+    return await transact(store, async (tx) => {
+      const claim = await tx
         .insertInto('settings')
         .values({ key: 'bootstrap', value: org.uid })
         .onConflict((oc) => oc.column('key').doNothing())
@@ -48,8 +55,8 @@ export async function firstStart(store: Store, orgName: string, dataDir: string,
         .executeTakeFirst();
       if (!claim) return undefined;
       const now = nowIso();
-      await trx.insertInto('groups').values({ uid: org.uid, parent_uid: '', name: orgName, description: 'Root organization group', verified: 0, create_time: now, update_time: now }).execute();
-      const creds = await insertOwner(trx, org, keys, `owner@${orgName}`, 'Created on first start', apiUrl);
+      await tx.insertInto('groups').values({ uid: org.uid, parent_uid: '', name: orgName, description: 'Root organization group', verified: 0, create_time: now, update_time: now }).execute();
+      const creds = await insertOwner(tx, org, keys, `owner@${orgName}`, 'Created on first start', apiUrl);
       const out = writeCredentialsFile(dataDir, file, creds);
       written = out;
       return { organization: org, identity: creds.identity, credentialsFile: out.file, movedAside: out.movedAside };

@@ -5,14 +5,14 @@
 // nothing. Used by first start and by `berth admin recover-owner`.
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
-import type { Transaction } from 'kysely';
 import { create } from '@bufbuild/protobuf';
 import { timestampFromMs } from '@bufbuild/protobuf/wkt';
 import { builtinRoleByName } from '../auth/builtin-roles.js';
 import { nowIso } from '../core/clock.js';
-import { newChildUid, newRootUid } from '../core/uidp.js';
+import { newRootUid } from '../core/uidp.js';
 import { Identity_StaticKeysSchema } from '../gen/berth/iam/v2/identities_pb.js';
-import type { Database } from '../store/schema.js';
+import type { Tx } from '../store/transact.js';
+import { writeBinding } from './role-bindings/write-binding.js';
 import { storeRelationship } from './identities/relationship.js';
 
 export const STATIC_ISSUER = 'berth:static-keys';
@@ -47,7 +47,7 @@ export async function newOwnerKeys(): Promise<OwnerKeys> {
  * created under an organization is scoped to it and could not own another.
  */
 export async function insertOwner(
-  trx: Transaction<Database>,
+  tx: Tx,
   org: { uid: string; name: string },
   keys: OwnerKeys,
   subject: string,
@@ -62,15 +62,11 @@ export async function insertOwner(
     issuerKeys: JSON.stringify({ keys: [keys.publicJwk] }),
     expirationTime: timestampFromMs(Date.now() + YEAR_MS),
   });
-  await trx
+  await tx
     .insertInto('identities')
     .values({ uid: identityUid, parent_uid: '', name: 'owner', description, company: '', email: '', last_seen_time: now, create_time: now, update_time: now, ...storeRelationship({ case: 'staticKeys', value: staticKeys }) })
     .execute();
-  const owner = builtinRoleByName('owner')!;
-  await trx
-    .insertInto('role_bindings')
-    .values({ uid: newChildUid(org.uid), parent_uid: org.uid, identity_uid: identityUid, role_uid: owner.uid, create_time: now, update_time: now })
-    .execute();
+  await writeBinding(tx, { parent: org.uid, identityUid, roleUid: builtinRoleByName('owner')!.uid });
   return { api, identity: identityUid, issuer: STATIC_ISSUER, subject, privateKey: keys.privateJwk, organization: org };
 }
 

@@ -1,6 +1,7 @@
 // Operator recovery: with access to the database (not to the API), create a
 // fresh owner for an organization and write its keys, e.g. after the first
 // start's credentials file was lost. Same all-or-nothing rule as first start.
+import { transact } from '../store/transact.js';
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Store } from '../store/store.js';
@@ -30,9 +31,9 @@ export async function recoverOwner(store: Store, opts: RecoverOptions): Promise<
   const keys = await newOwnerKeys();
   let written = false;
   try {
-    return await store.db.transaction().execute(async (trx) => {
+    return await transact(store, async (tx) => {
       const stamp = new Date().toISOString().replace(/[-:.TZ]/g, '').slice(0, 14);
-      const creds = await insertOwner(trx, org, keys, `owner-recovered-${stamp}@${org.name}`, 'Created by berth admin recover-owner', opts.api);
+      const creds = await insertOwner(tx, org, keys, `owner-recovered-${stamp}@${org.name}`, 'Created by berth admin recover-owner', opts.api);
       writeCredentialsFile(dirname(opts.out), opts.out, creds);
       written = true;
       return creds;

@@ -1,5 +1,6 @@
 // CreateGroup is unscoped in the proto (a new root organization has no parent
 // to check against), so the permission checks live here instead of the guard.
+import { transact } from '../../store/transact.js';
 import type { HandlerContext } from '@connectrpc/connect';
 import { Capability } from '../../gen/berth/capabilities/v1/capabilities_pb.js';
 import type { CreateGroupRequest, Group } from '../../gen/berth/iam/v2/groups_pb.js';
@@ -11,6 +12,7 @@ import type { ServiceDeps } from '../../store/service-deps.js';
 import { badIamRequest, groupNotFound, IAM_DOMAIN, rootGroupNameTaken } from '../errors.js';
 import { groupFromRow, groupViolations } from './group-row.js';
 import { requireOrgCreation } from './org-creation.js';
+import { writeBinding } from '../role-bindings/write-binding.js';
 
 const CREATE = Capability.CAP_IAM_GROUPS_CREATE;
 
@@ -30,22 +32,18 @@ export async function createGroup(deps: ServiceDeps, req: CreateGroupRequest, ct
 
   const now = nowIso();
   const row = { uid: parent === '' ? newRootUid() : newChildUid(parent), parent_uid: parent, name, description, verified: 0, create_time: now, update_time: now };
-  await deps.store.db.transaction().execute(async (trx) => {
+  await transact(deps.store, async (tx) => {
     if (parent !== '') {
-      const found = await trx.selectFrom('groups').select('uid').where('uid', '=', parent).executeTakeFirst();
+      const found = await tx.selectFrom('groups').select('uid').where('uid', '=', parent).executeTakeFirst();
       if (!found) throw groupNotFound(parent);
     } else {
-      const taken = await trx.selectFrom('groups').select('uid').where('parent_uid', '=', '').where('name', '=', name).executeTakeFirst();
+      const taken = await tx.selectFrom('groups').select('uid').where('parent_uid', '=', '').where('name', '=', name).executeTakeFirst();
       if (taken) throw rootGroupNameTaken(name);
     }
-    await trx.insertInto('groups').values(row).execute();
+    await tx.insertInto('groups').values(row).execute();
     if (parent === '') {
       // Whoever creates an organization owns it; otherwise nobody could use it.
-      const owner = builtinRoleByName('owner')!;
-      await trx
-        .insertInto('role_bindings')
-        .values({ uid: newChildUid(row.uid), parent_uid: row.uid, identity_uid: caller.identityUid, role_uid: owner.uid, create_time: now, update_time: now })
-        .execute();
+      await writeBinding(tx, { parent: row.uid, identityUid: caller.identityUid, roleUid: builtinRoleByName('owner')!.uid });
     }
   });
   return groupFromRow(row);

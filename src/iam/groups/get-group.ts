@@ -3,5 +3,5 @@ import type { ServiceDeps } from '../../store/service-deps.js';
 import { groupFromRow, loadGroupRow } from './group-row.js';
 
 export async function getGroup(deps: ServiceDeps, req: GetGroupRequest): Promise<Group> {
-  return groupFromRow(await loadGroupRow(deps, req.uid));
+  return groupFromRow(await loadGroupRow(deps.store.db, req.uid));
 }

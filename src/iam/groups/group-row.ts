@@ -3,7 +3,7 @@ import { GroupSchema, type Group } from '../../gen/berth/iam/v2/groups_pb.js';
 import type { FieldViolation } from '../../core/api-error.js';
 import { isoToTimestamp } from '../../core/clock.js';
 import type { GroupsTable } from '../../store/schema.js';
-import type { ServiceDeps } from '../../store/service-deps.js';
+import type { Executor } from '../../store/transact.js';
 import { groupNotFound } from '../errors.js';
 
 export const MAX_NAME = 63;
@@ -20,8 +20,8 @@ export function groupFromRow(row: GroupsTable): Group {
   });
 }
 
-export async function loadGroupRow(deps: ServiceDeps, uid: string): Promise<GroupsTable> {
-  const row = await deps.store.db.selectFrom('groups').selectAll().where('uid', '=', uid).executeTakeFirst();
+export async function loadGroupRow(db: Executor, uid: string): Promise<GroupsTable> {
+  const row = await db.selectFrom('groups').selectAll().where('uid', '=', uid).executeTakeFirst();
   if (!row) throw groupNotFound(uid);
   return row;
 }

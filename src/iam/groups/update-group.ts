@@ -1,3 +1,4 @@
+import { transact } from '../../store/transact.js';
 import { GroupSchema, type Group, type UpdateGroupRequest } from '../../gen/berth/iam/v2/groups_pb.js';
 import { nowIso } from '../../core/clock.js';
 import { applyFields, fieldsToUpdate } from '../../core/field-mask.js';
@@ -8,18 +9,18 @@ import { groupFromRow, groupViolations, loadGroupRow } from './group-row.js';
 export async function updateGroup(deps: ServiceDeps, req: UpdateGroupRequest): Promise<Group> {
   const incoming = req.group!; // the guard has checked group.uid
   const fields = fieldsToUpdate(GroupSchema, incoming, req.updateMask, IAM_DOMAIN);
-  return deps.store.db.transaction().execute(async (trx) => {
-    const row = await loadGroupRow({ ...deps, store: { ...deps.store, db: trx } }, incoming.uid);
+  return transact(deps.store, async (tx) => {
+    const row = await loadGroupRow(tx, incoming.uid);
     const merged = applyFields(GroupSchema, groupFromRow(row), incoming, fields);
     const bad = groupViolations(merged.name, merged.description);
     if (bad.length > 0) throw badIamRequest(bad);
     // Organization names are unique (index groups_root_name); subgroup names are not.
     if (row.parent_uid === '' && merged.name !== row.name) {
-      const taken = await trx.selectFrom('groups').select('uid').where('parent_uid', '=', '').where('name', '=', merged.name).executeTakeFirst();
+      const taken = await tx.selectFrom('groups').select('uid').where('parent_uid', '=', '').where('name', '=', merged.name).executeTakeFirst();
       if (taken) throw rootGroupNameTaken(merged.name);
     }
     const next = { ...row, name: merged.name, description: merged.description, update_time: nowIso() };
-    await trx.updateTable('groups').set({ name: next.name, description: next.description, update_time: next.update_time }).where('uid', '=', row.uid).execute();
+    await tx.updateTable('groups').set({ name: next.name, description: next.description, update_time: next.update_time }).where('uid', '=', row.uid).execute();
     return groupFromRow(next);
   });
 }

@@ -1,3 +1,4 @@
+import { transact } from '../../store/transact.js';
 import { create } from '@bufbuild/protobuf';
 import { IdentitySchema, type CreateIdentityRequest, type Identity } from '../../gen/berth/iam/v2/identities_pb.js';
 import { nowIso } from '../../core/clock.js';
@@ -26,10 +27,10 @@ export async function createIdentity(deps: ServiceDeps, req: CreateIdentityReque
     update_time: now,
     ...storeRelationship(relationship),
   };
-  await deps.store.db.transaction().execute(async (trx) => {
-    const parent = await trx.selectFrom('groups').select('uid').where('uid', '=', req.parent).executeTakeFirst();
+  await transact(deps.store, async (tx) => {
+    const parent = await tx.selectFrom('groups').select('uid').where('uid', '=', req.parent).executeTakeFirst();
     if (!parent) throw groupNotFound(req.parent);
-    await trx.insertInto('identities').values(row).execute();
+    await tx.insertInto('identities').values(row).execute();
   });
   return identityFromRow(row);
 }

@@ -3,5 +3,5 @@ import type { ServiceDeps } from '../../store/service-deps.js';
 import { identityFromRow, loadIdentityRow } from './identity-row.js';
 
 export async function getIdentity(deps: ServiceDeps, req: GetIdentityRequest): Promise<Identity> {
-  return identityFromRow(await loadIdentityRow(deps, req.uid));
+  return identityFromRow(await loadIdentityRow(deps.store.db, req.uid));
 }

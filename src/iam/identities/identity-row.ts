@@ -3,7 +3,7 @@ import { IdentitySchema, type Identity } from '../../gen/berth/iam/v2/identities
 import type { FieldViolation } from '../../core/api-error.js';
 import { isoToTimestamp } from '../../core/clock.js';
 import type { IdentitiesTable } from '../../store/schema.js';
-import type { ServiceDeps } from '../../store/service-deps.js';
+import type { Executor } from '../../store/transact.js';
 import { identityNotFound } from '../errors.js';
 import { loadRelationship } from './relationship.js';
 
@@ -29,8 +29,8 @@ export function identityFromRow(row: IdentitiesTable): Identity {
   });
 }
 
-export async function loadIdentityRow(deps: ServiceDeps, uid: string): Promise<IdentitiesTable> {
-  const row = await deps.store.db.selectFrom('identities').selectAll().where('uid', '=', uid).executeTakeFirst();
+export async function loadIdentityRow(db: Executor, uid: string): Promise<IdentitiesTable> {
+  const row = await db.selectFrom('identities').selectAll().where('uid', '=', uid).executeTakeFirst();
   if (!row) throw identityNotFound(uid);
   return row;
 }

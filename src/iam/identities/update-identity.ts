@@ -1,3 +1,4 @@
+import { transact } from '../../store/transact.js';
 import { IdentitySchema, type Identity, type UpdateIdentityRequest } from '../../gen/berth/iam/v2/identities_pb.js';
 import type { FieldViolation } from '../../core/api-error.js';
 import { nowIso } from '../../core/clock.js';
@@ -13,8 +14,8 @@ export async function updateIdentity(deps: ServiceDeps, req: UpdateIdentityReque
   const fields = fieldsToUpdate(IdentitySchema, incoming, req.updateMask, IAM_DOMAIN);
   // An untouched relationship is not re-validated: old static keys may be near expiry.
   const relationshipChanges = fields.some((f) => f.oneof?.name === 'relationship');
-  return deps.store.db.transaction().execute(async (trx) => {
-    const row = await loadIdentityRow({ ...deps, store: { ...deps.store, db: trx } }, incoming.uid);
+  return transact(deps.store, async (tx) => {
+    const row = await loadIdentityRow(tx, incoming.uid);
     const merged = applyFields(IdentitySchema, identityFromRow(row), incoming, fields);
     const bad: FieldViolation[] = identityFieldViolations(merged);
     const relationship = relationshipChanges ? checkRelationship(merged.relationship, bad) : merged.relationship;
@@ -26,7 +27,7 @@ export async function updateIdentity(deps: ServiceDeps, req: UpdateIdentityReque
       update_time: nowIso(),
       ...(relationshipChanges ? storeRelationship(relationship) : {}),
     };
-    await trx.updateTable('identities').set(changes).where('uid', '=', row.uid).execute();
+    await tx.updateTable('identities').set(changes).where('uid', '=', row.uid).execute();
     return identityFromRow({ ...row, ...changes });
   });
 }

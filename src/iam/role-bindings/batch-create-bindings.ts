@@ -1,3 +1,4 @@
+import { transact } from '../../store/transact.js';
 import type { HandlerContext } from '@connectrpc/connect';
 import type { BatchCreateRoleBindingsRequest, BatchCreateRoleBindingsResponse } from '../../gen/berth/iam/v2/role_bindings_pb.js';
 import { callerOf } from '../../auth/caller.js';
@@ -44,10 +45,10 @@ export async function batchCreateRoleBindings(
 ): Promise<BatchCreateRoleBindingsResponse> {
   const caller = callerOf(ctx, IAM_DOMAIN);
   const bindings = plan(req);
-  const roleBindings = await deps.store.db.transaction().execute(async (trx) => {
+  const roleBindings = await transact(deps.store, async (tx) => {
     const uids: string[] = [];
-    for (const b of bindings) uids.push((await insertBinding(trx, caller, b)).uid);
-    return Promise.all(uids.map((u) => loadHydrated(trx, u)));
+    for (const b of bindings) uids.push((await insertBinding(tx, caller, b)).uid);
+    return Promise.all(uids.map((u) => loadHydrated(tx, u)));
   });
   return { $typeName: 'berth.iam.v2.BatchCreateRoleBindingsResponse', roleBindings };
 }

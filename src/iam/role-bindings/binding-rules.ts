@@ -5,14 +5,14 @@
 // Order matters: the scope rules below need only the uids in the request, so
 // they run before anything is read. A uid of another organization therefore
 // gets the same answer whether or not it exists (no probing through errors).
-import type { Kysely, Transaction } from 'kysely';
 import type { Caller } from '../../auth/caller.js';
 import { BUILTIN_ROLES } from '../../auth/builtin-roles.js';
 import { Capability } from '../../gen/berth/capabilities/v1/capabilities_pb.js';
 import type { FieldViolation } from '../../core/api-error.js';
-import { nowIso } from '../../core/clock.js';
-import { isSelfOrBelow, isValidUid, newChildUid, parentOf } from '../../core/uidp.js';
-import type { Database, RoleBindingsTable } from '../../store/schema.js';
+import { isSelfOrBelow, isValidUid, parentOf } from '../../core/uidp.js';
+import type { RoleBindingsTable } from '../../store/schema.js';
+import type { Tx } from '../../store/transact.js';
+import { writeBinding } from './write-binding.js';
 import { badIamRequest, groupNotFound, IAM_DOMAIN, identityNotFound, roleBindingExists, roleNotFound } from '../errors.js';
 import { roleCapabilities } from '../roles/role-row.js';
 import { bindingWithinIdentityScope } from '../../auth/identity-scope.js';
@@ -62,20 +62,20 @@ export function scopeViolations(b: NewBinding): FieldViolation[] {
 }
 
 /** Validates one binding against the database and inserts it; throws on the first problem. */
-export async function insertBinding(trx: Transaction<Database> | Kysely<Database>, caller: Caller, b: NewBinding): Promise<RoleBindingsTable> {
+export async function insertBinding(tx: Tx, caller: Caller, b: NewBinding): Promise<RoleBindingsTable> {
   const bad = requiredViolations(b);
   if (bad.length > 0) throw badIamRequest(bad);
   const outOfScope = scopeViolations(b);
   if (outOfScope.length > 0) throw badIamRequest(outOfScope);
-  const group = await trx.selectFrom('groups').select('uid').where('uid', '=', b.parent).executeTakeFirst();
+  const group = await tx.selectFrom('groups').select('uid').where('uid', '=', b.parent).executeTakeFirst();
   if (!group) throw groupNotFound(b.parent);
-  const identity = await trx.selectFrom('identities').select('uid').where('uid', '=', b.identityUid).executeTakeFirst();
+  const identity = await tx.selectFrom('identities').select('uid').where('uid', '=', b.identityUid).executeTakeFirst();
   if (!identity) throw identityNotFound(b.identityUid);
-  const role = await trx.selectFrom('roles').select(['uid', 'builtin', 'capabilities']).where('uid', '=', b.roleUid).executeTakeFirst();
+  const role = await tx.selectFrom('roles').select(['uid', 'builtin', 'capabilities']).where('uid', '=', b.roleUid).executeTakeFirst();
   if (!role) throw roleNotFound(b.roleUid);
   // Anti-escalation: a caller can hand out only what it holds at the group.
   await caller.require(IAM_DOMAIN, [Capability.CAP_IAM_ROLE_BINDINGS_CREATE, ...roleCapabilities(role)], b.parent);
-  const dup = await trx
+  const dup = await tx
     .selectFrom('role_bindings')
     .select('uid')
     .where('parent_uid', '=', b.parent)
@@ -83,15 +83,5 @@ export async function insertBinding(trx: Transaction<Database> | Kysely<Database
     .where('role_uid', '=', b.roleUid)
     .executeTakeFirst();
   if (dup) throw roleBindingExists(b.parent, b.identityUid, b.roleUid);
-  const now = nowIso();
-  const row = {
-    uid: b.keep?.uid ?? newChildUid(b.parent),
-    parent_uid: b.parent,
-    identity_uid: b.identityUid,
-    role_uid: b.roleUid,
-    create_time: b.keep?.createTime ?? now,
-    update_time: now,
-  };
-  await trx.insertInto('role_bindings').values(row).execute();
-  return row;
+  return writeBinding(tx, { parent: b.parent, identityUid: b.identityUid, roleUid: b.roleUid, keep: b.keep, identityField: identityField(b) });
 }

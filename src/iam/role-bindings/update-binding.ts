@@ -1,3 +1,4 @@
+import { transact } from '../../store/transact.js';
 import type { HandlerContext } from '@connectrpc/connect';
 import { RoleBindingSchema, type RoleBinding, type UpdateRoleBindingRequest } from '../../gen/berth/iam/v2/role_bindings_pb.js';
 import { callerOf } from '../../auth/caller.js';
@@ -19,13 +20,13 @@ export async function updateRoleBinding(deps: ServiceDeps, req: UpdateRoleBindin
   // identity_uid may ride along empty (e.g. mask "*"); anything else is not updatable.
   const other = fields.find((f) => f.name !== 'role_uid' && !(f.name === 'identity_uid' && incoming.identityUid === ''));
   if (other) throw badIamRequest([{ field: `role_binding.${other.name}`, description: 'only role_uid can be updated' }]);
-  return deps.store.db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom('role_bindings').selectAll().where('uid', '=', incoming.uid).executeTakeFirst();
+  return transact(deps.store, async (tx) => {
+    const row = await tx.selectFrom('role_bindings').selectAll().where('uid', '=', incoming.uid).executeTakeFirst();
     if (!row) throw roleBindingNotFound(incoming.uid);
-    if (!fields.some((f) => f.name === 'role_uid') || incoming.roleUid === row.role_uid) return loadHydrated(trx, row.uid);
-    await trx.deleteFrom('role_bindings').where('uid', '=', row.uid).execute();
+    if (!fields.some((f) => f.name === 'role_uid') || incoming.roleUid === row.role_uid) return loadHydrated(tx, row.uid);
+    await tx.deleteFrom('role_bindings').where('uid', '=', row.uid).execute();
     const keep = { uid: row.uid, createTime: row.create_time };
-    await insertBinding(trx, caller, { parent: row.parent_uid, identityUid: row.identity_uid, roleUid: incoming.roleUid, field: 'role_binding', keep });
-    return loadHydrated(trx, row.uid);
+    await insertBinding(tx, caller, { parent: row.parent_uid, identityUid: row.identity_uid, roleUid: incoming.roleUid, field: 'role_binding', keep });
+    return loadHydrated(tx, row.uid);
   });
 }

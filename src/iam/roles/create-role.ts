@@ -1,3 +1,4 @@
+import { transact } from '../../store/transact.js';
 import type { HandlerContext } from '@connectrpc/connect';
 import type { CreateRoleRequest, Role } from '../../gen/berth/iam/v2/roles_pb.js';
 import { callerOf } from '../../auth/caller.js';
@@ -18,10 +19,10 @@ export async function createRole(deps: ServiceDeps, req: CreateRoleRequest, ctx:
   await callerOf(ctx, IAM_DOMAIN).require(IAM_DOMAIN, caps, req.parent);
   const now = nowIso();
   const row = { uid: newChildUid(req.parent), parent_uid: req.parent, name, description, capabilities: JSON.stringify(caps), builtin: 0, create_time: now, update_time: now };
-  await deps.store.db.transaction().execute(async (trx) => {
-    const parent = await trx.selectFrom('groups').select('uid').where('uid', '=', req.parent).executeTakeFirst();
+  await transact(deps.store, async (tx) => {
+    const parent = await tx.selectFrom('groups').select('uid').where('uid', '=', req.parent).executeTakeFirst();
     if (!parent) throw groupNotFound(req.parent);
-    await trx.insertInto('roles').values(row).execute();
+    await tx.insertInto('roles').values(row).execute();
   });
   return roleFromRow(row);
 }

@@ -17,5 +17,5 @@ export async function getRole(deps: ServiceDeps, req: GetRoleRequest, ctx: Handl
   const caller = callerOf(ctx, IAM_DOMAIN);
   if (!isValidUid(req.uid)) throw badIamRequest([{ field: 'uid', description: `"${req.uid.slice(0, 80)}" is not a valid uid` }]);
   if (!BUILTIN_ROLES.some((r) => r.uid === req.uid)) await caller.require(IAM_DOMAIN, [Capability.CAP_IAM_ROLES_LIST], req.uid);
-  return roleFromRow(await loadRoleRow(deps, req.uid));
+  return roleFromRow(await loadRoleRow(deps.store.db, req.uid));
 }

@@ -3,7 +3,7 @@ import type { Capability } from '../../gen/berth/capabilities/v1/capabilities_pb
 import { RoleSchema, type Role } from '../../gen/berth/iam/v2/roles_pb.js';
 import { isoToTimestamp } from '../../core/clock.js';
 import type { RolesTable } from '../../store/schema.js';
-import type { ServiceDeps } from '../../store/service-deps.js';
+import type { Executor } from '../../store/transact.js';
 import { roleNotFound } from '../errors.js';
 
 export const MAX_ROLE_NAME = 63;
@@ -24,8 +24,8 @@ export function roleFromRow(row: RolesTable): Role {
   });
 }
 
-export async function loadRoleRow(deps: Pick<ServiceDeps, 'store'>, uid: string): Promise<RolesTable> {
-  const row = await deps.store.db.selectFrom('roles').selectAll().where('uid', '=', uid).executeTakeFirst();
+export async function loadRoleRow(db: Executor, uid: string): Promise<RolesTable> {
+  const row = await db.selectFrom('roles').selectAll().where('uid', '=', uid).executeTakeFirst();
   if (!row) throw roleNotFound(uid);
   return row;
 }

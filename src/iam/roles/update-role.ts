@@ -1,3 +1,4 @@
+import { transact } from '../../store/transact.js';
 import type { HandlerContext } from '@connectrpc/connect';
 import { RoleSchema, type Role, type UpdateRoleRequest } from '../../gen/berth/iam/v2/roles_pb.js';
 import { callerOf } from '../../auth/caller.js';
@@ -12,8 +13,8 @@ export async function updateRole(deps: ServiceDeps, req: UpdateRoleRequest, ctx:
   const incoming = req.role!; // the guard has checked role.uid
   const fields = fieldsToUpdate(RoleSchema, incoming, req.updateMask, IAM_DOMAIN);
   const caller = callerOf(ctx, IAM_DOMAIN);
-  return deps.store.db.transaction().execute(async (trx) => {
-    const row = await loadRoleRow({ store: { ...deps.store, db: trx } }, incoming.uid);
+  return transact(deps.store, async (tx) => {
+    const row = await loadRoleRow(tx, incoming.uid);
     if (row.builtin === 1) throw builtinRoleImmutable(row.uid);
     const merged = applyFields(RoleSchema, roleFromRow(row), incoming, fields);
     const caps = normalizeCapabilities(merged.capabilities);
@@ -22,7 +23,7 @@ export async function updateRole(deps: ServiceDeps, req: UpdateRoleRequest, ctx:
     // Anti-escalation, as on create: the role's capabilities apply at its group.
     await caller.require(IAM_DOMAIN, caps, row.parent_uid);
     const next = { ...row, name: merged.name, description: merged.description, capabilities: JSON.stringify(caps), update_time: nowIso() };
-    await trx
+    await tx
       .updateTable('roles')
       .set({ name: next.name, description: next.description, capabilities: next.capabilities, update_time: next.update_time })
       .where('uid', '=', row.uid)

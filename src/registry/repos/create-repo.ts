@@ -1,3 +1,4 @@
+import { transact } from '../../store/transact.js';
 import type { CreateRepoRequest, Repo } from '../../gen/berth/registry/v2/repos_pb.js';
 import type { FieldViolation } from '../../core/api-error.js';
 import { nowIso } from '../../core/clock.js';
@@ -22,12 +23,12 @@ export async function createRepo(deps: ServiceDeps, req: CreateRepoRequest): Pro
   if (bad.length > 0) throw badRegistryRequest(bad.map((v) => ({ ...v, field: `repo.${v.field}` })));
   const now = nowIso();
   const row = { uid: newChildUid(req.parent), parent_uid: req.parent, name, description, readme: '', create_time: now, update_time: now };
-  await deps.store.db.transaction().execute(async (trx) => {
-    const parent = await trx.selectFrom('groups').select('uid').where('uid', '=', req.parent).executeTakeFirst();
+  await transact(deps.store, async (tx) => {
+    const parent = await tx.selectFrom('groups').select('uid').where('uid', '=', req.parent).executeTakeFirst();
     if (!parent) throw parentGroupNotFound(req.parent);
-    const taken = await trx.selectFrom('repos').select('uid').where('parent_uid', '=', req.parent).where('name', '=', name).executeTakeFirst();
+    const taken = await tx.selectFrom('repos').select('uid').where('parent_uid', '=', req.parent).where('name', '=', name).executeTakeFirst();
     if (taken) throw repoNameTaken(req.parent, name);
-    await trx.insertInto('repos').values(row).execute();
+    await tx.insertInto('repos').values(row).execute();
   });
   return repoFromRow(row);
 }

@@ -2,6 +2,7 @@ import { RepoReadmeSchema, type GetRepoReadmeRequest, type RepoReadme, type Upda
 import { fieldsToUpdate } from '../../core/field-mask.js';
 import { nowIso } from '../../core/clock.js';
 import type { ServiceDeps } from '../../store/service-deps.js';
+import { transact } from '../../store/transact.js';
 import { badRegistryRequest, REGISTRY_DOMAIN, repoNotFound } from '../errors.js';
 
 export const MAX_README_BYTES = 1024 * 1024;
@@ -22,7 +23,7 @@ export async function updateRepoReadme(deps: ServiceDeps, req: UpdateRepoReadmeR
   const fields = fieldsToUpdate(RepoReadmeSchema, req.repoReadme!, req.updateMask, REGISTRY_DOMAIN);
   const changes = fields.some((f) => f.name === 'content');
   if (!changes) return getRepoReadme(deps, { $typeName: 'berth.registry.v2.GetRepoReadmeRequest', uid });
-  const res = await deps.store.db.updateTable('repos').set({ readme: content, update_time: nowIso() }).where('uid', '=', uid).executeTakeFirst();
+  const res = await transact(deps.store, (tx) => tx.updateTable('repos').set({ readme: content, update_time: nowIso() }).where('uid', '=', uid).executeTakeFirst());
   if (res.numUpdatedRows === 0n) throw repoNotFound(uid);
   return { $typeName: 'berth.registry.v2.RepoReadme', uid, content }; // what was just written; no second read
 }

@@ -1,3 +1,4 @@
+import { transact } from '../../store/transact.js';
 import { RepoSchema, type Repo, type UpdateRepoRequest } from '../../gen/berth/registry/v2/repos_pb.js';
 import { nowIso } from '../../core/clock.js';
 import { applyFields, fieldsToUpdate } from '../../core/field-mask.js';
@@ -9,17 +10,17 @@ import { loadRepoRow, repoFromRow } from './repo-row.js';
 export async function updateRepo(deps: ServiceDeps, req: UpdateRepoRequest): Promise<Repo> {
   const incoming = req.repo!; // the guard has checked repo.uid
   const fields = fieldsToUpdate(RepoSchema, incoming, req.updateMask, REGISTRY_DOMAIN);
-  return deps.store.db.transaction().execute(async (trx) => {
-    const row = await loadRepoRow(trx, incoming.uid);
+  return transact(deps.store, async (tx) => {
+    const row = await loadRepoRow(tx, incoming.uid);
     const merged = applyFields(RepoSchema, repoFromRow(row), incoming, fields);
     const bad = repoViolations(merged.name, merged.description);
     if (bad.length > 0) throw badRegistryRequest(bad.map((v) => ({ ...v, field: `repo.${v.field}` })));
     if (merged.name !== row.name) {
-      const taken = await trx.selectFrom('repos').select('uid').where('parent_uid', '=', row.parent_uid).where('name', '=', merged.name).executeTakeFirst();
+      const taken = await tx.selectFrom('repos').select('uid').where('parent_uid', '=', row.parent_uid).where('name', '=', merged.name).executeTakeFirst();
       if (taken) throw repoNameTaken(row.parent_uid, merged.name);
     }
     const next = { ...row, name: merged.name, description: merged.description, update_time: nowIso() };
-    await trx.updateTable('repos').set({ name: next.name, description: next.description, update_time: next.update_time }).where('uid', '=', row.uid).execute();
+    await tx.updateTable('repos').set({ name: next.name, description: next.description, update_time: next.update_time }).where('uid', '=', row.uid).execute();
     return repoFromRow(next);
   });
 }

@@ -1,3 +1,4 @@
+import { transact } from '../../store/transact.js';
 import type { CreateTagRequest, Tag } from '../../gen/berth/registry/v2/tags_pb.js';
 import type { FieldViolation } from '../../core/api-error.js';
 import { nowIso } from '../../core/clock.js';
@@ -19,21 +20,21 @@ export async function createTag(deps: ServiceDeps, req: CreateTagRequest): Promi
   const deprecated = req.tag?.deprecated ? 1 : 0;
   const bad = [tagNameViolation(name, 'tag.name'), digestViolation(digest, 'tag.digest')].filter((v): v is FieldViolation => v !== undefined);
   if (bad.length > 0) throw badRegistryRequest(bad);
-  return deps.store.db.transaction().execute(async (trx) => {
-    const repo = await trx.selectFrom('repos').select('uid').where('uid', '=', req.parent).executeTakeFirst();
+  return transact(deps.store, async (tx) => {
+    const repo = await tx.selectFrom('repos').select('uid').where('uid', '=', req.parent).executeTakeFirst();
     if (!repo) throw repoNotFound(req.parent);
     const now = nowIso();
-    const existing = await trx.selectFrom('tags').selectAll().where('parent_uid', '=', req.parent).where('name', '=', name).executeTakeFirst();
+    const existing = await tx.selectFrom('tags').selectAll().where('parent_uid', '=', req.parent).where('name', '=', name).executeTakeFirst();
     let row: TagsTable;
     if (existing) {
       row = { ...existing, digest, deprecated, update_time: now };
-      await trx.updateTable('tags').set({ digest, deprecated, update_time: now }).where('uid', '=', existing.uid).execute();
+      await tx.updateTable('tags').set({ digest, deprecated, update_time: now }).where('uid', '=', existing.uid).execute();
     } else {
       row = { uid: newChildUid(req.parent), parent_uid: req.parent, name, digest, deprecated, create_time: now, update_time: now };
-      await trx.insertInto('tags').values(row).execute();
+      await tx.insertInto('tags').values(row).execute();
     }
     if (!existing || existing.digest !== digest) {
-      await trx.insertInto('tag_history').values({ repo_uid: req.parent, tag_name: name, digest, update_time: now }).execute();
+      await tx.insertInto('tag_history').values({ repo_uid: req.parent, tag_name: name, digest, update_time: now }).execute();
     }
     return tagFromRow(row);
   });

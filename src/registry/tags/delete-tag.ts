@@ -1,5 +1,6 @@
 import type { DeleteTagRequest } from '../../gen/berth/registry/v2/tags_pb.js';
 import type { ServiceDeps } from '../../store/service-deps.js';
+import { transact } from '../../store/transact.js';
 import { tagNotFound } from '../errors.js';
 
 /**
@@ -9,7 +10,7 @@ import { tagNotFound } from '../errors.js';
  * History goes only with the repo (see delete-repo.ts).
  */
 export async function deleteTag(deps: ServiceDeps, req: DeleteTagRequest): Promise<Record<string, never>> {
-  const gone = await deps.store.db.deleteFrom('tags').where('uid', '=', req.uid).executeTakeFirst();
+  const gone = await transact(deps.store, (tx) => tx.deleteFrom('tags').where('uid', '=', req.uid).executeTakeFirst());
   if (gone.numDeletedRows === 0n) throw tagNotFound(req.uid);
   return {};
 }

@@ -1,0 +1,32 @@
+// Structural gate: domain code writes only inside transact(store, tx => …)
+// (src/store/transact.ts), so every mutating RPC is one transaction and an
+// outbox row can join any change. A write straight on the store's Kysely
+// instance, or a transaction opened by hand, fails this test.
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, it } from 'node:test';
+
+const SRC = join(import.meta.dirname, '..', '..', '..', 'src');
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) return name === 'gen' || name === 'store' ? [] : sources(p);
+    return p.endsWith('.ts') ? [p] : [];
+  });
+}
+
+describe('one write path', () => {
+  it('no domain code opens a transaction or writes outside transact()', () => {
+    const offenders: string[] = [];
+    for (const file of sources(SRC)) {
+      readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
+        if (/\.transaction\(\)/.test(line) || /\bdb\s*\.\s*(insertInto|updateTable|deleteFrom|replaceInto|mergeInto)\b/.test(line)) {
+          offenders.push(`${relative(SRC, file)}:${i + 1}: ${line.trim()}`);
+        }
+      });
+    }
+    assert.deepEqual(offenders, []);
+  });
+});
