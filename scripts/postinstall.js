@@ -12,7 +12,7 @@ if (!existsSync(join(root, 'node_modules', '.bin', 'node'))) {
   process.exit(1);
 }
 if (existsSync(tsc)) {
-  const build = spawnSync(tsc, ['-b'], { cwd: root, stdio: 'inherit' });
+  const build = spawnSync(process.execPath, [join(root, 'scripts', 'build.js')], { cwd: root, stdio: 'inherit' });
   if (build.status !== 0) {
     console.error('postinstall: the TypeScript build failed');
     process.exit(1);

@@ -4,13 +4,14 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { build } from './build.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = join(root, 'node_modules', '.bin');
 const env = { ...process.env, PATH: `${bin}:${process.env.PATH}` };
 
-const build = spawnSync(join(bin, 'tsc'), ['-b'], { cwd: root, stdio: 'inherit', env });
-if (build.status !== 0) process.exit(build.status ?? 1);
+const built = build();
+if (built !== 0) process.exit(built);
 
 function files(dir) {
   return readdirSync(dir).flatMap((name) => {

@@ -4,7 +4,7 @@ import pino from 'pino';
 import { startServer } from '../server/app.js';
 import { dataDirWarning } from '../store/private-files.js';
 import { describeDatabase } from '../store/store.js';
-import type { OrgCreationPolicy } from '../store/service-deps.js';
+import type { OrgCreationPolicy } from '../runtime/service-deps.js';
 
 function parseListen(value: string): { host: string; port: number } {
   const m = /^(?:\[([^\]]+)\]|([^:]*)):(\d{1,5})$/.exec(value);

@@ -35,7 +35,7 @@ async function upsertBuiltin(tx: Tx, r: BuiltinRole, now: string): Promise<void>
   const capabilities = JSON.stringify(r.capabilities);
   await tx
     .insertInto('roles')
-    .values({ uid: r.uid, parent_uid: '', name: r.name, description: r.description, capabilities, builtin: 1, create_time: now, update_time: now })
+    .values({ uid: r.uid, parent_uid: null, name: r.name, description: r.description, capabilities, builtin: 1, create_time: now, update_time: now })
     .onConflict((oc) => oc.column('uid').doUpdateSet({ name: r.name, description: r.description, capabilities, builtin: 1 }))
     .execute();
 }
@@ -55,7 +55,7 @@ export async function firstStart(store: Store, orgName: string, dataDir: string,
         .executeTakeFirst();
       if (!claim) return undefined;
       const now = nowIso();
-      await tx.insertInto('groups').values({ uid: org.uid, parent_uid: '', name: orgName, description: 'Root organization group', verified: 0, create_time: now, update_time: now }).execute();
+      await tx.insertInto('groups').values({ uid: org.uid, parent_uid: null, name: orgName, description: 'Root organization group', verified: 0, create_time: now, update_time: now }).execute();
       const creds = await insertOwner(tx, org, keys, `owner@${orgName}`, 'Created on first start', apiUrl);
       const out = writeCredentialsFile(dataDir, file, creds);
       written = out;

@@ -19,7 +19,7 @@ export interface RecoverOptions {
 
 export async function recoverOwner(store: Store, opts: RecoverOptions): Promise<OwnerCredentials> {
   if (existsSync(opts.out)) throw new Error(`${opts.out} already exists; choose another --out`);
-  let q = store.db.selectFrom('groups').select(['uid', 'name']).where('parent_uid', '=', '');
+  let q = store.db.selectFrom('groups').select(['uid', 'name']).where('parent_uid', 'is', null);
   if (opts.org) q = q.where('name', '=', opts.org);
   else {
     const first = await getSetting(store, 'bootstrap');

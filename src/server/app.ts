@@ -15,9 +15,9 @@ import { RETRY_AFTER_SECONDS } from '../core/api-error.js';
 import { PageTokens } from '../core/page-token.js';
 import { firstStart, syncBuiltinRoles, type FirstStartResult } from '../iam/first-start.js';
 import { sharedSecret } from '../store/settings-store.js';
-import { CountCache } from '../store/count-cache.js';
+import { ListTotals } from '../list/list-totals.js';
 import { openStore, type Store } from '../store/store.js';
-import type { OrgCreationPolicy } from '../store/service-deps.js';
+import type { OrgCreationPolicy } from '../runtime/service-deps.js';
 import { authRoutes } from './auth-routes.js';
 import { listen, type Listener } from './listener.js';
 import { registerReflection } from './reflection-service.js';
@@ -86,7 +86,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     await syncBuiltinRoles(store);
     const first = await firstStart(store, opts.org, opts.dataDir, url);
 
-    const deps = { store, pageTokens, counts: new CountCache(), orgCreation: opts.orgCreation ?? 'owners' };
+    const deps = { store, pageTokens, counts: new ListTotals(), orgCreation: opts.orgCreation ?? 'owners' };
     const guardDeps = { store, issuer, access: new AccessCache(), audience: url, logger: opts.logger };
     const services = allServices(deps).map((s) => ({ service: s.service, impl: guard(s.service, s.impl, guardDeps, s.preflights) }));
     const files = new Map<string, DescFile>();

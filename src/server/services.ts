@@ -18,7 +18,7 @@ import { rolesService } from '../iam/roles/service.js';
 import { rolePreflights } from '../iam/roles/builtin-preflight.js';
 import type { Preflights } from '../auth/iam-guard.js';
 import { tagsService } from '../registry/tags/service.js';
-import type { ServiceDeps } from '../store/service-deps.js';
+import type { ServiceDeps } from '../runtime/service-deps.js';
 
 export interface ServiceEntry {
   service: DescService;

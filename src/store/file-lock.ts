@@ -1,12 +1,14 @@
 // A lock file beside the SQLite database, so processes sharing one file run
-// migrations one at a time (Kysely's migration lock is a no-op on SQLite).
+// migrations one at a time (SQLite has no advisory locks). Used through the
+// SQLite adapter's acquireMigrationLock hook.
 import { closeSync, openSync, statSync, unlinkSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 const STALE_MS = 120_000;
 const WAIT_MS = 60_000;
 
-export async function withFileLock<T>(path: string, fn: () => Promise<T>): Promise<T> {
+/** Waits for the lock and returns its release. */
+export async function acquireFileLock(path: string): Promise<() => void> {
   const deadline = Date.now() + WAIT_MS;
   for (;;) {
     try {
@@ -23,13 +25,11 @@ export async function withFileLock<T>(path: string, fn: () => Promise<T>): Promi
       await sleep(50);
     }
   }
-  try {
-    return await fn();
-  } finally {
+  return () => {
     try {
       unlinkSync(path);
     } catch {
       // already removed
     }
-  }
+  };
 }

@@ -25,6 +25,7 @@ import {
   type QueryResult,
 } from 'kysely';
 import { openSqliteConnection, type Param, type SqliteConnection } from './sqlite-database.js';
+import { acquireFileLock } from './file-lock.js';
 import { whileBusy, WriteGate } from './sqlite-write-gate.js';
 
 /** How long a write waits for the lock (in this process and from others) before UNAVAILABLE. */
@@ -139,6 +140,24 @@ export class SqliteDriver implements Driver {
   }
 }
 
+/** Kysely's migration lock, which SQLite's adapter leaves empty: a lock file, since processes may share the database file. */
+class SqliteFileAdapter extends SqliteAdapter {
+  private release?: () => void;
+
+  constructor(private readonly lockFile: string) {
+    super();
+  }
+
+  override async acquireMigrationLock(): Promise<void> {
+    this.release = await acquireFileLock(this.lockFile);
+  }
+
+  override async releaseMigrationLock(): Promise<void> {
+    this.release?.();
+    this.release = undefined;
+  }
+}
+
 export class SqliteFileDialect implements Dialect {
   constructor(private readonly file: string) {}
   createDriver(): Driver {
@@ -148,7 +167,7 @@ export class SqliteFileDialect implements Dialect {
     return new SqliteQueryCompiler();
   }
   createAdapter() {
-    return new SqliteAdapter();
+    return new SqliteFileAdapter(`${this.file}.migrate-lock`);
   }
   createIntrospector(db: Kysely<unknown>) {
     return new SqliteIntrospector(db);

@@ -1,22 +1,21 @@
 // Opens the database: an embedded SQLite file by default, PostgreSQL when a
-// postgres:// URL is given. Dialect differences end in this folder.
+// postgres:// URL is given. What differs between them is in `caps`
+// (db-capabilities.ts); nothing outside this folder asks which one it is.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Logger } from 'pino';
-import type { Database } from './schema.js';
+import type { Database } from './database.js';
 import { migrate } from './migrate.js';
 import { resilientPool } from './postgres-pool.js';
 import { ensurePrivateFile, narrowIfPresent } from './private-files.js';
 import { SqliteFileDialect } from './sqlite-driver.js';
-import { withFileLock } from './file-lock.js';
-
-export type Dialect = 'sqlite' | 'postgres';
+import { POSTGRES, SQLITE, type DatabaseCapabilities } from './db-capabilities.js';
 
 export interface Store {
   db: Kysely<Database>;
-  dialect: Dialect;
+  caps: DatabaseCapabilities;
   close(): Promise<void>;
 }
 
@@ -35,6 +34,13 @@ export interface StoreOptions {
 // unreachable, pool exhausted) becomes UNAVAILABLE instead of hanging.
 const PG_CONNECT_TIMEOUT_MS = 5_000;
 
+// int8 (count(*)) as a number, for this pool only: pg's global type table is
+// left as it is for whatever else shares the process.
+const PG_TYPES = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === 20 && format !== 'binary' ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+};
+
 export function describeDatabase(opts: StoreOptions): string {
   if (opts.databaseUrl) {
     const u = new URL(opts.databaseUrl);
@@ -46,12 +52,10 @@ export function describeDatabase(opts: StoreOptions): string {
 export async function openStore(opts: StoreOptions): Promise<Store> {
   let store: Store;
   if (opts.databaseUrl && /^postgres(ql)?:\/\//.test(opts.databaseUrl)) {
-    // int8 (count(*)) comes back as a string unless told otherwise.
-    pg.types.setTypeParser(20, (v) => Number(v));
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10, connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS, keepAlive: true });
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10, connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS, keepAlive: true, types: PG_TYPES });
     const onLost = (err: Error) => opts.logger?.warn({ err: { message: err.message, code: (err as { code?: string }).code } }, 'database connection lost');
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: resilientPool(pool, onLost) }) });
-    store = { db, dialect: 'postgres', close: () => db.destroy() };
+    store = { db, caps: POSTGRES, close: () => db.destroy() };
   } else if (opts.databaseUrl) {
     throw new Error(`unsupported --database URL (expected postgres://…): ${opts.databaseUrl.split(':')[0]}:`);
   } else {
@@ -60,11 +64,10 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
     ensurePrivateFile(file); // it holds the signing keys
     narrowIfPresent(`${file}-wal`, `${file}-shm`, `${file}-journal`);
     const db = new Kysely<Database>({ dialect: new SqliteFileDialect(file) });
-    store = { db, dialect: 'sqlite', close: () => db.destroy() };
+    store = { db, caps: SQLITE, close: () => db.destroy() };
   }
   try {
-    if (store.dialect === 'sqlite') await withFileLock(join(opts.dataDir, 'berth.db.migrate-lock'), () => migrate(store));
-    else await migrate(store);
+    await migrate(store);
   } catch (err) {
     await store.close();
     throw err;

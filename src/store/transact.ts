@@ -4,7 +4,7 @@
 // history row) is one call on `tx` away. Reads take an Executor: the store's
 // Kysely instance or a transaction, whichever the caller is in.
 import type { Kysely, Transaction } from 'kysely';
-import type { Database } from './schema.js';
+import type { Database } from './database.js';
 import type { Store } from './store.js';
 
 export type Executor = Kysely<Database>;

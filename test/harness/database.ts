@@ -19,10 +19,12 @@ export async function sqlQuery(berth: Pick<Berth, 'dataDir' | 'databaseUrl'>, te
   }
   const db = new DatabaseSync(join(berth.dataDir, 'berth.db'), { timeout: 10_000 });
   try {
-    const stmt = db.prepare(text.replace(/\$\d+/g, '?'));
-    return stmt.columns().length > 0
-      ? (stmt.all(...(params as never[])) as Record<string, unknown>[])
-      : (stmt.run(...(params as never[])), []);
+    const stmt = db.prepare(text.replace(/\$(\d+)/g, '?$1')); // ?NNN: a parameter may repeat
+    if (stmt.columns().length === 0) {
+      stmt.run(...(params as never[]));
+      return [];
+    }
+    return (stmt.all(...(params as never[])) as Record<string, unknown>[]).map((r) => ({ ...r })); // plain objects, as pg returns
   } finally {
     db.close();
   }

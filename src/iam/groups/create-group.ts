@@ -8,7 +8,7 @@ import { callerOf } from '../../auth/caller.js';
 import { builtinRoleByName } from '../../auth/builtin-roles.js';
 import { nowIso } from '../../core/clock.js';
 import { isValidUid, newChildUid, newRootUid } from '../../core/uidp.js';
-import type { ServiceDeps } from '../../store/service-deps.js';
+import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { badIamRequest, groupNotFound, IAM_DOMAIN, rootGroupNameTaken } from '../errors.js';
 import { groupFromRow, groupViolations } from './group-row.js';
 import { requireOrgCreation } from './org-creation.js';
@@ -31,13 +31,13 @@ export async function createGroup(deps: ServiceDeps, req: CreateGroupRequest, ct
   if (bad.length > 0) throw badIamRequest(bad);
 
   const now = nowIso();
-  const row = { uid: parent === '' ? newRootUid() : newChildUid(parent), parent_uid: parent, name, description, verified: 0, create_time: now, update_time: now };
+  const row = { uid: parent === '' ? newRootUid() : newChildUid(parent), parent_uid: parent === '' ? null : parent, name, description, verified: 0, create_time: now, update_time: now };
   await transact(deps.store, async (tx) => {
     if (parent !== '') {
       const found = await tx.selectFrom('groups').select('uid').where('uid', '=', parent).executeTakeFirst();
       if (!found) throw groupNotFound(parent);
     } else {
-      const taken = await tx.selectFrom('groups').select('uid').where('parent_uid', '=', '').where('name', '=', name).executeTakeFirst();
+      const taken = await tx.selectFrom('groups').select('uid').where('parent_uid', 'is', null).where('name', '=', name).executeTakeFirst();
       if (taken) throw rootGroupNameTaken(name);
     }
     await tx.insertInto('groups').values(row).execute();

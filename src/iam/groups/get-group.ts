@@ -1,5 +1,5 @@
 import type { GetGroupRequest, Group } from '../../gen/berth/iam/v2/groups_pb.js';
-import type { ServiceDeps } from '../../store/service-deps.js';
+import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { groupFromRow, loadGroupRow } from './group-row.js';
 
 export async function getGroup(deps: ServiceDeps, req: GetGroupRequest): Promise<Group> {

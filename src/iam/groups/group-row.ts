@@ -2,7 +2,7 @@ import { create } from '@bufbuild/protobuf';
 import { GroupSchema, type Group } from '../../gen/berth/iam/v2/groups_pb.js';
 import type { FieldViolation } from '../../core/api-error.js';
 import { isoToTimestamp } from '../../core/clock.js';
-import type { GroupsTable } from '../../store/schema.js';
+import type { GroupsTable } from '../iam-tables.js';
 import type { Executor } from '../../store/transact.js';
 import { groupNotFound } from '../errors.js';
 

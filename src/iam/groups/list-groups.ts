@@ -2,10 +2,10 @@ import type { HandlerContext } from '@connectrpc/connect';
 import { Capability } from '../../gen/berth/capabilities/v1/capabilities_pb.js';
 import type { ListGroupsRequest, ListGroupsResponse } from '../../gen/berth/iam/v2/groups_pb.js';
 import { callerOf } from '../../auth/caller.js';
-import { runList, type ListSpec } from '../../store/run-list.js';
-import type { Condition } from '../../store/list-page.js';
-import type { GroupsTable } from '../../store/schema.js';
-import type { ServiceDeps } from '../../store/service-deps.js';
+import { runList, type ListSpec } from '../../list/run-list.js';
+import type { Condition } from '../../list/keyset-page.js';
+import type { GroupsTable } from '../iam-tables.js';
+import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { IAM_DOMAIN } from '../errors.js';
 import { groupFromRow } from './group-row.js';
 

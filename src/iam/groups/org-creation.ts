@@ -9,7 +9,7 @@ import type { Caller } from '../../auth/caller.js';
 import { builtinRoleByName } from '../../auth/builtin-roles.js';
 import { permissionDenied } from '../../core/api-error.js';
 import { parentOf } from '../../core/uidp.js';
-import type { OrgCreationPolicy } from '../../store/service-deps.js';
+import type { OrgCreationPolicy } from '../../runtime/service-deps.js';
 import { IAM_DOMAIN } from '../errors.js';
 
 const OWNER_CAPABILITIES = builtinRoleByName('owner')!.capabilities;

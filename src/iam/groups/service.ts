@@ -1,6 +1,6 @@
 import type { ServiceImpl } from '@connectrpc/connect';
 import { GroupsService } from '../../gen/berth/iam/v2/groups_pb.js';
-import type { ServiceDeps } from '../../store/service-deps.js';
+import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { createGroup } from './create-group.js';
 import { deleteGroup } from './delete-group.js';
 import { getGroup } from './get-group.js';

@@ -2,7 +2,7 @@ import { transact } from '../../store/transact.js';
 import { GroupSchema, type Group, type UpdateGroupRequest } from '../../gen/berth/iam/v2/groups_pb.js';
 import { nowIso } from '../../core/clock.js';
 import { applyFields, fieldsToUpdate } from '../../core/field-mask.js';
-import type { ServiceDeps } from '../../store/service-deps.js';
+import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { badIamRequest, IAM_DOMAIN, rootGroupNameTaken } from '../errors.js';
 import { groupFromRow, groupViolations, loadGroupRow } from './group-row.js';
 
@@ -15,8 +15,8 @@ export async function updateGroup(deps: ServiceDeps, req: UpdateGroupRequest): P
     const bad = groupViolations(merged.name, merged.description);
     if (bad.length > 0) throw badIamRequest(bad);
     // Organization names are unique (index groups_root_name); subgroup names are not.
-    if (row.parent_uid === '' && merged.name !== row.name) {
-      const taken = await tx.selectFrom('groups').select('uid').where('parent_uid', '=', '').where('name', '=', merged.name).executeTakeFirst();
+    if (row.parent_uid === null && merged.name !== row.name) {
+      const taken = await tx.selectFrom('groups').select('uid').where('parent_uid', 'is', null).where('name', '=', merged.name).executeTakeFirst();
       if (taken) throw rootGroupNameTaken(merged.name);
     }
     const next = { ...row, name: merged.name, description: merged.description, update_time: nowIso() };

@@ -3,7 +3,7 @@ import { create } from '@bufbuild/protobuf';
 import { IdentitySchema, type CreateIdentityRequest, type Identity } from '../../gen/berth/iam/v2/identities_pb.js';
 import { nowIso } from '../../core/clock.js';
 import { newChildUid } from '../../core/uidp.js';
-import type { ServiceDeps } from '../../store/service-deps.js';
+import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { badIamRequest, groupNotFound } from '../errors.js';
 import { identityFieldViolations, identityFromRow } from './identity-row.js';
 import { storeRelationship } from './relationship.js';

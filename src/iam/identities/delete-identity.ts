@@ -1,14 +1,13 @@
 import { transact } from '../../store/transact.js';
 import type { DeleteIdentityRequest } from '../../gen/berth/iam/v2/identities_pb.js';
-import type { ServiceDeps } from '../../store/service-deps.js';
+import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { identityNotFound } from '../errors.js';
 
-/** Deletes the identity and every role binding that names it, all or nothing. */
+/** Deletes the identity; its role bindings go with it (ON DELETE CASCADE). */
 export async function deleteIdentity(deps: ServiceDeps, req: DeleteIdentityRequest): Promise<Record<string, never>> {
   await transact(deps.store, async (tx) => {
     const gone = await tx.deleteFrom('identities').where('uid', '=', req.uid).executeTakeFirst();
     if (gone.numDeletedRows === 0n) throw identityNotFound(req.uid);
-    await tx.deleteFrom('role_bindings').where('identity_uid', '=', req.uid).execute();
   });
   return {};
 }

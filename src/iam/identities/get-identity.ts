@@ -1,5 +1,5 @@
 import type { GetIdentityRequest, Identity } from '../../gen/berth/iam/v2/identities_pb.js';
-import type { ServiceDeps } from '../../store/service-deps.js';
+import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { identityFromRow, loadIdentityRow } from './identity-row.js';
 
 export async function getIdentity(deps: ServiceDeps, req: GetIdentityRequest): Promise<Identity> {

@@ -2,7 +2,7 @@ import { create } from '@bufbuild/protobuf';
 import { IdentitySchema, type Identity } from '../../gen/berth/iam/v2/identities_pb.js';
 import type { FieldViolation } from '../../core/api-error.js';
 import { isoToTimestamp } from '../../core/clock.js';
-import type { IdentitiesTable } from '../../store/schema.js';
+import type { IdentitiesTable } from '../iam-tables.js';
 import type { Executor } from '../../store/transact.js';
 import { identityNotFound } from '../errors.js';
 import { loadRelationship } from './relationship.js';

@@ -2,10 +2,10 @@ import type { HandlerContext } from '@connectrpc/connect';
 import { Capability } from '../../gen/berth/capabilities/v1/capabilities_pb.js';
 import { RelationshipType, type ListIdentitiesRequest, type ListIdentitiesResponse } from '../../gen/berth/iam/v2/identities_pb.js';
 import { callerOf } from '../../auth/caller.js';
-import { runList, type ListSpec } from '../../store/run-list.js';
-import type { Condition } from '../../store/list-page.js';
-import type { IdentitiesTable } from '../../store/schema.js';
-import type { ServiceDeps } from '../../store/service-deps.js';
+import { runList, type ListSpec } from '../../list/run-list.js';
+import type { Condition } from '../../list/keyset-page.js';
+import type { IdentitiesTable } from '../iam-tables.js';
+import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { IAM_DOMAIN } from '../errors.js';
 import { identityFromRow } from './identity-row.js';
 

@@ -1,6 +1,6 @@
 import type { ServiceImpl } from '@connectrpc/connect';
 import { IdentitiesService } from '../../gen/berth/iam/v2/identities_pb.js';
-import type { ServiceDeps } from '../../store/service-deps.js';
+import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { createIdentity } from './create-identity.js';
 import { deleteIdentity } from './delete-identity.js';
 import { getIdentity } from './get-identity.js';

@@ -3,7 +3,7 @@ import { IdentitySchema, type Identity, type UpdateIdentityRequest } from '../..
 import type { FieldViolation } from '../../core/api-error.js';
 import { nowIso } from '../../core/clock.js';
 import { applyFields, fieldsToUpdate } from '../../core/field-mask.js';
-import type { ServiceDeps } from '../../store/service-deps.js';
+import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { badIamRequest, IAM_DOMAIN } from '../errors.js';
 import { identityFieldViolations, identityFromRow, loadIdentityRow } from './identity-row.js';
 import { storeRelationship } from './relationship.js';

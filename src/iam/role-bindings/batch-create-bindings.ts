@@ -4,7 +4,7 @@ import type { BatchCreateRoleBindingsRequest, BatchCreateRoleBindingsResponse } 
 import { callerOf } from '../../auth/caller.js';
 import type { FieldViolation } from '../../core/api-error.js';
 import { isSelfOrBelow, isValidUid } from '../../core/uidp.js';
-import type { ServiceDeps } from '../../store/service-deps.js';
+import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { badIamRequest, IAM_DOMAIN } from '../errors.js';
 import { loadHydrated } from './binding-row.js';
 import { insertBinding, requiredViolations, scopeViolations, type NewBinding } from './binding-rules.js';

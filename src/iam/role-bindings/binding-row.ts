@@ -4,7 +4,8 @@ import { create } from '@bufbuild/protobuf';
 import type { Kysely } from 'kysely';
 import { RoleBindingSchema, type RoleBinding } from '../../gen/berth/iam/v2/role_bindings_pb.js';
 import { isoToTimestamp } from '../../core/clock.js';
-import type { Database, RoleBindingsTable } from '../../store/schema.js';
+import type { Database } from '../../store/database.js';
+import type { RoleBindingsTable } from '../iam-tables.js';
 import { roleBindingNotFound } from '../errors.js';
 
 export interface HydratedRow {

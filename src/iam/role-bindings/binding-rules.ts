@@ -10,7 +10,7 @@ import { BUILTIN_ROLES } from '../../auth/builtin-roles.js';
 import { Capability } from '../../gen/berth/capabilities/v1/capabilities_pb.js';
 import type { FieldViolation } from '../../core/api-error.js';
 import { isSelfOrBelow, isValidUid, parentOf } from '../../core/uidp.js';
-import type { RoleBindingsTable } from '../../store/schema.js';
+import type { RoleBindingsTable } from '../iam-tables.js';
 import type { Tx } from '../../store/transact.js';
 import { writeBinding } from './write-binding.js';
 import { badIamRequest, groupNotFound, IAM_DOMAIN, identityNotFound, roleBindingExists, roleNotFound } from '../errors.js';

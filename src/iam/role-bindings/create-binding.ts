@@ -2,7 +2,7 @@ import { transact } from '../../store/transact.js';
 import type { HandlerContext } from '@connectrpc/connect';
 import type { CreateRoleBindingRequest, RoleBinding } from '../../gen/berth/iam/v2/role_bindings_pb.js';
 import { callerOf } from '../../auth/caller.js';
-import type { ServiceDeps } from '../../store/service-deps.js';
+import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { IAM_DOMAIN } from '../errors.js';
 import { loadHydrated } from './binding-row.js';
 import { insertBinding } from './binding-rules.js';

@@ -1,5 +1,5 @@
 import type { DeleteRoleBindingRequest } from '../../gen/berth/iam/v2/role_bindings_pb.js';
-import type { ServiceDeps } from '../../store/service-deps.js';
+import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { transact } from '../../store/transact.js';
 
 /** Idempotent by contract: a binding that is already gone is a success, so cleanups can be retried. */

@@ -1,5 +1,5 @@
 import type { GetRoleBindingRequest, RoleBinding } from '../../gen/berth/iam/v2/role_bindings_pb.js';
-import type { ServiceDeps } from '../../store/service-deps.js';
+import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { loadHydrated } from './binding-row.js';
 
 export async function getRoleBinding(deps: ServiceDeps, req: GetRoleBindingRequest): Promise<RoleBinding> {

@@ -2,10 +2,10 @@ import type { HandlerContext } from '@connectrpc/connect';
 import { Capability } from '../../gen/berth/capabilities/v1/capabilities_pb.js';
 import type { ListRoleBindingsRequest, ListRoleBindingsResponse } from '../../gen/berth/iam/v2/role_bindings_pb.js';
 import { callerOf } from '../../auth/caller.js';
-import { runList, type ListSpec } from '../../store/run-list.js';
-import type { Condition } from '../../store/list-page.js';
-import type { RoleBindingsTable } from '../../store/schema.js';
-import type { ServiceDeps } from '../../store/service-deps.js';
+import { runList, type ListSpec } from '../../list/run-list.js';
+import type { Condition } from '../../list/keyset-page.js';
+import type { RoleBindingsTable } from '../iam-tables.js';
+import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { IAM_DOMAIN } from '../errors.js';
 import { hydrateRows } from './binding-row.js';
 

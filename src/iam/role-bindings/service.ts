@@ -1,6 +1,6 @@
 import type { ServiceImpl } from '@connectrpc/connect';
 import { RoleBindingsService } from '../../gen/berth/iam/v2/role_bindings_pb.js';
-import type { ServiceDeps } from '../../store/service-deps.js';
+import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { batchCreateRoleBindings } from './batch-create-bindings.js';
 import { createRoleBinding } from './create-binding.js';
 import { deleteRoleBinding } from './delete-binding.js';

@@ -3,7 +3,7 @@ import type { HandlerContext } from '@connectrpc/connect';
 import { RoleBindingSchema, type RoleBinding, type UpdateRoleBindingRequest } from '../../gen/berth/iam/v2/role_bindings_pb.js';
 import { callerOf } from '../../auth/caller.js';
 import { fieldsToUpdate } from '../../core/field-mask.js';
-import type { ServiceDeps } from '../../store/service-deps.js';
+import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { badIamRequest, IAM_DOMAIN, roleBindingNotFound } from '../errors.js';
 import { loadHydrated } from './binding-row.js';
 import { insertBinding } from './binding-rules.js';

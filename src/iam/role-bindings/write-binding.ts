@@ -5,7 +5,7 @@
 import { bindingWithinIdentityScope } from '../../auth/identity-scope.js';
 import { nowIso } from '../../core/clock.js';
 import { newChildUid } from '../../core/uidp.js';
-import type { RoleBindingsTable } from '../../store/schema.js';
+import type { RoleBindingsTable } from '../iam-tables.js';
 import type { Tx } from '../../store/transact.js';
 import { badIamRequest } from '../errors.js';
 

@@ -4,7 +4,7 @@ import type { CreateRoleRequest, Role } from '../../gen/berth/iam/v2/roles_pb.js
 import { callerOf } from '../../auth/caller.js';
 import { nowIso } from '../../core/clock.js';
 import { newChildUid } from '../../core/uidp.js';
-import type { ServiceDeps } from '../../store/service-deps.js';
+import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { badIamRequest, groupNotFound, IAM_DOMAIN } from '../errors.js';
 import { roleFromRow } from './role-row.js';
 import { normalizeCapabilities, roleViolations } from './role-rules.js';

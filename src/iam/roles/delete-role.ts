@@ -1,6 +1,6 @@
 import { transact } from '../../store/transact.js';
 import type { DeleteRoleRequest } from '../../gen/berth/iam/v2/roles_pb.js';
-import type { ServiceDeps } from '../../store/service-deps.js';
+import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { builtinRoleImmutable, roleInUse, roleNotFound } from '../errors.js';
 
 /** Refuses built-in roles and roles still bound anywhere, so no binding ever points at nothing. */

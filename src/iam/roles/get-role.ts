@@ -4,7 +4,7 @@ import type { GetRoleRequest, Role } from '../../gen/berth/iam/v2/roles_pb.js';
 import { callerOf } from '../../auth/caller.js';
 import { BUILTIN_ROLES } from '../../auth/builtin-roles.js';
 import { isValidUid } from '../../core/uidp.js';
-import type { ServiceDeps } from '../../store/service-deps.js';
+import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { badIamRequest, IAM_DOMAIN } from '../errors.js';
 import { loadRoleRow, roleFromRow } from './role-row.js';
 

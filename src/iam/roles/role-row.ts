@@ -2,7 +2,7 @@ import { create } from '@bufbuild/protobuf';
 import type { Capability } from '../../gen/berth/capabilities/v1/capabilities_pb.js';
 import { RoleSchema, type Role } from '../../gen/berth/iam/v2/roles_pb.js';
 import { isoToTimestamp } from '../../core/clock.js';
-import type { RolesTable } from '../../store/schema.js';
+import type { RolesTable } from '../iam-tables.js';
 import type { Executor } from '../../store/transact.js';
 import { roleNotFound } from '../errors.js';
 

@@ -1,6 +1,6 @@
 import type { ServiceImpl } from '@connectrpc/connect';
 import { RolesService } from '../../gen/berth/iam/v2/roles_pb.js';
-import type { ServiceDeps } from '../../store/service-deps.js';
+import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { createRole } from './create-role.js';
 import { deleteRole } from './delete-role.js';
 import { getRole } from './get-role.js';

@@ -4,7 +4,7 @@ import { RoleSchema, type Role, type UpdateRoleRequest } from '../../gen/berth/i
 import { callerOf } from '../../auth/caller.js';
 import { nowIso } from '../../core/clock.js';
 import { applyFields, fieldsToUpdate } from '../../core/field-mask.js';
-import type { ServiceDeps } from '../../store/service-deps.js';
+import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { badIamRequest, builtinRoleImmutable, IAM_DOMAIN } from '../errors.js';
 import { loadRoleRow, roleFromRow } from './role-row.js';
 import { normalizeCapabilities, roleViolations } from './role-rules.js';
@@ -21,7 +21,7 @@ export async function updateRole(deps: ServiceDeps, req: UpdateRoleRequest, ctx:
     const bad = roleViolations(merged.name, merged.description, caps);
     if (bad.length > 0) throw badIamRequest(bad);
     // Anti-escalation, as on create: the role's capabilities apply at its group.
-    await caller.require(IAM_DOMAIN, caps, row.parent_uid);
+    await caller.require(IAM_DOMAIN, caps, row.parent_uid ?? ''); // custom roles always have a group
     const next = { ...row, name: merged.name, description: merged.description, capabilities: JSON.stringify(caps), update_time: nowIso() };
     await tx
       .updateTable('roles')

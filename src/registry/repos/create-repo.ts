@@ -3,7 +3,7 @@ import type { CreateRepoRequest, Repo } from '../../gen/berth/registry/v2/repos_
 import type { FieldViolation } from '../../core/api-error.js';
 import { nowIso } from '../../core/clock.js';
 import { newChildUid } from '../../core/uidp.js';
-import type { ServiceDeps } from '../../store/service-deps.js';
+import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { badRegistryRequest, parentGroupNotFound, repoNameTaken } from '../errors.js';
 import { repoNameViolation } from '../names.js';
 import { MAX_DESCRIPTION, repoFromRow } from './repo-row.js';

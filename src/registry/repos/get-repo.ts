@@ -1,5 +1,5 @@
 import type { GetRepoRequest, Repo } from '../../gen/berth/registry/v2/repos_pb.js';
-import type { ServiceDeps } from '../../store/service-deps.js';
+import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { loadRepoRow, repoFromRow } from './repo-row.js';
 
 export async function getRepo(deps: ServiceDeps, req: GetRepoRequest): Promise<Repo> {

@@ -2,9 +2,9 @@ import type { HandlerContext } from '@connectrpc/connect';
 import { Capability } from '../../gen/berth/capabilities/v1/capabilities_pb.js';
 import type { ListReposRequest, ListReposResponse } from '../../gen/berth/registry/v2/repos_pb.js';
 import { callerOf } from '../../auth/caller.js';
-import { runList, type ListSpec } from '../../store/run-list.js';
-import type { Condition } from '../../store/list-page.js';
-import type { ServiceDeps } from '../../store/service-deps.js';
+import { runList, type ListSpec } from '../../list/run-list.js';
+import type { Condition } from '../../list/keyset-page.js';
+import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { REGISTRY_DOMAIN } from '../errors.js';
 import { REPO_COLUMNS, repoFromRow, type RepoRow } from './repo-row.js';
 

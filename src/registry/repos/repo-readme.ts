@@ -1,7 +1,7 @@
 import { RepoReadmeSchema, type GetRepoReadmeRequest, type RepoReadme, type UpdateRepoReadmeRequest } from '../../gen/berth/registry/v2/repos_pb.js';
 import { fieldsToUpdate } from '../../core/field-mask.js';
 import { nowIso } from '../../core/clock.js';
-import type { ServiceDeps } from '../../store/service-deps.js';
+import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { transact } from '../../store/transact.js';
 import { badRegistryRequest, REGISTRY_DOMAIN, repoNotFound } from '../errors.js';
 

@@ -2,7 +2,8 @@ import { create } from '@bufbuild/protobuf';
 import { RepoSchema, type Repo } from '../../gen/berth/registry/v2/repos_pb.js';
 import { isoToTimestamp } from '../../core/clock.js';
 import type { Kysely } from 'kysely';
-import type { Database, ReposTable } from '../../store/schema.js';
+import type { Database } from '../../store/database.js';
+import type { ReposTable } from '../registry-tables.js';
 import { repoNotFound } from '../errors.js';
 
 /** A repo as responses show it: the readme (up to 1 MiB) has its own RPC. */

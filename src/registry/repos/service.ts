@@ -1,6 +1,6 @@
 import type { ServiceImpl } from '@connectrpc/connect';
 import { ReposService } from '../../gen/berth/registry/v2/repos_pb.js';
-import type { ServiceDeps } from '../../store/service-deps.js';
+import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { createRepo } from './create-repo.js';
 import { deleteRepo } from './delete-repo.js';
 import { getRepo } from './get-repo.js';

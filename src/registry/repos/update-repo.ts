@@ -2,7 +2,7 @@ import { transact } from '../../store/transact.js';
 import { RepoSchema, type Repo, type UpdateRepoRequest } from '../../gen/berth/registry/v2/repos_pb.js';
 import { nowIso } from '../../core/clock.js';
 import { applyFields, fieldsToUpdate } from '../../core/field-mask.js';
-import type { ServiceDeps } from '../../store/service-deps.js';
+import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { badRegistryRequest, REGISTRY_DOMAIN, repoNameTaken } from '../errors.js';
 import { repoViolations } from './create-repo.js';
 import { loadRepoRow, repoFromRow } from './repo-row.js';

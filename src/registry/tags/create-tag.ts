@@ -3,8 +3,8 @@ import type { CreateTagRequest, Tag } from '../../gen/berth/registry/v2/tags_pb.
 import type { FieldViolation } from '../../core/api-error.js';
 import { nowIso } from '../../core/clock.js';
 import { newChildUid } from '../../core/uidp.js';
-import type { TagsTable } from '../../store/schema.js';
-import type { ServiceDeps } from '../../store/service-deps.js';
+import type { TagsTable } from '../registry-tables.js';
+import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { badRegistryRequest, repoNotFound } from '../errors.js';
 import { digestViolation, tagNameViolation } from '../names.js';
 import { tagFromRow } from './tag-row.js';

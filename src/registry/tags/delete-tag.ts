@@ -1,5 +1,5 @@
 import type { DeleteTagRequest } from '../../gen/berth/registry/v2/tags_pb.js';
-import type { ServiceDeps } from '../../store/service-deps.js';
+import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { transact } from '../../store/transact.js';
 import { tagNotFound } from '../errors.js';
 

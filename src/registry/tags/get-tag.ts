@@ -1,5 +1,5 @@
 import type { GetTagRequest, Tag } from '../../gen/berth/registry/v2/tags_pb.js';
-import type { ServiceDeps } from '../../store/service-deps.js';
+import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { loadTagRow, tagFromRow } from './tag-row.js';
 
 export async function getTag(deps: ServiceDeps, req: GetTagRequest): Promise<Tag> {

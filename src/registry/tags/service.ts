@@ -1,6 +1,6 @@
 import type { ServiceImpl } from '@connectrpc/connect';
 import { TagsService } from '../../gen/berth/registry/v2/tags_pb.js';
-import type { ServiceDeps } from '../../store/service-deps.js';
+import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { createTag } from './create-tag.js';
 import { deleteTag } from './delete-tag.js';
 import { getTag } from './get-tag.js';

@@ -3,7 +3,7 @@
 // meaning, so no dialect branch is needed (LIKE is avoided: it is
 // case-insensitive on SQLite and case-sensitive on PostgreSQL).
 import { sql, type SqlBool } from 'kysely';
-import type { Condition } from '../../store/list-page.js';
+import type { Condition } from '../../list/keyset-page.js';
 
 const DIGITS = '0123456789';
 

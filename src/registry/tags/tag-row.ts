@@ -1,8 +1,8 @@
 import { create } from '@bufbuild/protobuf';
 import { TagSchema, type Tag } from '../../gen/berth/registry/v2/tags_pb.js';
 import { isoToTimestamp } from '../../core/clock.js';
-import type { TagsTable } from '../../store/schema.js';
-import type { ServiceDeps } from '../../store/service-deps.js';
+import type { TagsTable } from '../registry-tables.js';
+import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { tagNotFound } from '../errors.js';
 
 export function tagFromRow(row: TagsTable): Tag {

@@ -1,29 +1,27 @@
+// The first schema, as released: kept as it was so databases created with it
+// and new ones agree. Later changes are migrations of their own, in the
+// folder of the domain that owns the table.
 import { sql, type Kysely, type CreateTableBuilder } from 'kysely';
-import type { Dialect } from '../store.js';
+import type { DatabaseCapabilities } from '../db-capabilities.js';
 
-// On PostgreSQL every key column uses the "C" collation: uid ranges rely on
-// '/' sorting just before '0', and names must sort the same as on SQLite.
-function text(dialect: Dialect) {
-  return dialect === 'postgres' ? sql`text collate "C"` : sql`text`;
-}
-
-function resource(db: Kysely<unknown>, dialect: Dialect, table: string): CreateTableBuilder<string, never> {
+function resource(db: Kysely<unknown>, caps: DatabaseCapabilities, table: string): CreateTableBuilder<string, never> {
+  const t = caps.keyText();
   return db.schema
     .createTable(table)
-    .addColumn('uid', text(dialect), (c) => c.primaryKey())
-    .addColumn('parent_uid', text(dialect), (c) => c.notNull())
-    .addColumn('create_time', text(dialect), (c) => c.notNull())
-    .addColumn('update_time', text(dialect), (c) => c.notNull());
+    .addColumn('uid', t, (c) => c.primaryKey())
+    .addColumn('parent_uid', t, (c) => c.notNull())
+    .addColumn('create_time', t, (c) => c.notNull())
+    .addColumn('update_time', t, (c) => c.notNull());
 }
 
-export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
-  const t = text(dialect);
-  await resource(db, dialect, 'groups')
+export async function up(db: Kysely<unknown>, caps: DatabaseCapabilities): Promise<void> {
+  const t = caps.keyText();
+  await resource(db, caps, 'groups')
     .addColumn('name', t, (c) => c.notNull())
     .addColumn('description', t, (c) => c.notNull().defaultTo(''))
     .addColumn('verified', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
-  await resource(db, dialect, 'identities')
+  await resource(db, caps, 'identities')
     .addColumn('name', t, (c) => c.notNull())
     .addColumn('description', t, (c) => c.notNull().defaultTo(''))
     .addColumn('company', t, (c) => c.notNull().defaultTo(''))
@@ -34,31 +32,29 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .addColumn('subject', t, (c) => c.notNull().defaultTo(''))
     .addColumn('last_seen_time', t, (c) => c.notNull())
     .execute();
-  await resource(db, dialect, 'roles')
+  await resource(db, caps, 'roles')
     .addColumn('name', t, (c) => c.notNull())
     .addColumn('description', t, (c) => c.notNull().defaultTo(''))
     .addColumn('capabilities', t, (c) => c.notNull().defaultTo('[]'))
     .addColumn('builtin', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
-  await resource(db, dialect, 'role_bindings')
+  await resource(db, caps, 'role_bindings')
     .addColumn('identity_uid', t, (c) => c.notNull())
     .addColumn('role_uid', t, (c) => c.notNull())
     .execute();
-  await resource(db, dialect, 'repos')
+  await resource(db, caps, 'repos')
     .addColumn('name', t, (c) => c.notNull())
     .addColumn('description', t, (c) => c.notNull().defaultTo(''))
     .addColumn('readme', t, (c) => c.notNull().defaultTo(''))
     .execute();
-  await resource(db, dialect, 'tags')
+  await resource(db, caps, 'tags')
     .addColumn('name', t, (c) => c.notNull())
     .addColumn('digest', t, (c) => c.notNull())
     .addColumn('deprecated', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
   await db.schema
     .createTable('tag_history')
-    .addColumn('id', dialect === 'postgres' ? 'bigserial' : 'integer', (c) =>
-      dialect === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement(),
-    )
+    .addColumn('id', caps.serialType, (c) => (caps.serialNeedsAutoIncrement ? c.primaryKey().autoIncrement() : c.primaryKey()))
     .addColumn('repo_uid', t, (c) => c.notNull())
     .addColumn('tag_name', t, (c) => c.notNull())
     .addColumn('digest', t, (c) => c.notNull())

@@ -1,6 +1,6 @@
 import type { PageTokens } from '../core/page-token.js';
-import type { Store } from './store.js';
-import type { CountCache } from './count-cache.js';
+import type { ListTotals } from '../list/list-totals.js';
+import type { Store } from '../store/store.js';
 
 /** Who may create root organizations through the API (`--allow-org-creation`). */
 export type OrgCreationPolicy = 'owners' | 'anyone' | 'nobody';
@@ -9,6 +9,6 @@ export type OrgCreationPolicy = 'owners' | 'anyone' | 'nobody';
 export interface ServiceDeps {
   store: Store;
   pageTokens: PageTokens;
-  counts: CountCache;
+  counts: ListTotals;
   orgCreation: OrgCreationPolicy;
 }

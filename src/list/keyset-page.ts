@@ -1,13 +1,14 @@
-// One keyset-paged list over any resource table: filters, visibility (the
-// subtrees the caller may read), order with uid as tie-breaker, skip, total
-// count and an authenticated page token. Page N costs what page 1 costs.
+// One keyset-paged list over any table: filters, optional uid-subtree scopes
+// (the groups the caller may read), order with a unique key column as the
+// tie-breaker, skip, total count and an authenticated page token. Page N
+// costs what page 1 costs. It knows no domain: tables and columns are given.
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Order } from '../core/list-params.js';
 import type { PageTokens } from '../core/page-token.js';
 import { descendantRange } from '../core/uidp.js';
-import type { ResourceTable } from './schema.js';
-import type { Store } from './store.js';
-import type { CountCache } from './count-cache.js';
+import type { Database } from '../store/database.js';
+import type { Store } from '../store/store.js';
+import type { ListTotals } from './list-totals.js';
 
 // Kysely cannot type a table chosen at run time; this module is where that ends.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -18,15 +19,17 @@ export type Condition = (eb: AnyEB) => Expression<SqlBool>;
 export type Visibility = 'all' | readonly string[];
 
 export interface PageRequest {
-  table: ResourceTable;
-  /** API sort field → column. Must include "uid". */
+  table: keyof Database & string;
+  /** API sort field → column. Must include the key column's field. */
   columns: Readonly<Record<string, string>>;
+  /** Unique column that breaks ties and anchors the cursor; "uid" unless given. */
+  key?: string;
   order: Order;
   conditions: Condition[];
   /** Columns to read; all when absent (lists leave out large ones such as readme). */
   select?: readonly string[];
-  /** Subtree restrictions, ANDed: e.g. the caller's visibility, uidp.descendants_of. */
-  scopes: UidScope[];
+  /** Subtree restrictions on uid, ANDed: the caller's visibility, uidp.descendants_of. None for tables not scoped by group. */
+  scopes?: UidScope[];
   pageSize: number;
   skip: number;
   pageToken: string;
@@ -86,13 +89,15 @@ export function visibleCondition(visible: Visibility): Condition | undefined {
   return scopeAsRanges({ uids: visible, self: true });
 }
 
-export async function listPage<Row extends { uid: string }>(
+export async function listPage<Row>(
   store: Store,
   tokens: PageTokens,
-  counts: CountCache,
+  counts: ListTotals,
   req: PageRequest,
 ): Promise<Page<Row> | PageTokenError> {
   const column = req.columns[req.order.field];
+  const key = req.key ?? 'uid';
+  const scopes = req.scopes ?? [];
 
   let cursorCond: Condition | undefined;
   if (req.pageToken !== '') {
@@ -104,29 +109,29 @@ export async function listPage<Row extends { uid: string }>(
       // A row-value comparison, which both SQLite and PostgreSQL turn into
       // one index range scan on (column, uid).
       cursorCond =
-        column === 'uid'
-          ? (eb) => eb('uid', op, uid)
-          : () => sql<SqlBool>`(${sql.ref(column)}, uid) ${sql.raw(op)} (${value}, ${uid})`;
+        column === key
+          ? (eb) => eb(key, op, uid)
+          : () => sql<SqlBool>`(${sql.ref(column)}, ${sql.ref(key)}) ${sql.raw(op)} (${value}, ${uid})`;
     }
     // expired: restart from the first page, silently
   }
 
   const db = store.db as unknown as import('kysely').Kysely<Record<string, Record<string, unknown>>>;
-  const counting = [...req.conditions, ...req.scopes.map(scopeAsRanges)];
-  const total = await counts.count(store, req.table, `${req.fingerprint}\u0000${JSON.stringify(req.scopes)}`, async () => {
+  const counting = [...req.conditions, ...scopes.map(scopeAsRanges)];
+  const total = await counts.count(store, req.table, `${req.fingerprint}\u0000${JSON.stringify(scopes)}`, async () => {
     let c = db.selectFrom(req.table).select((eb) => eb.fn.countAll<number>().as('n'));
     for (const w of counting) c = c.where(w as never);
     return Number((await c.executeTakeFirstOrThrow()).n);
   });
 
-  const dense = column !== 'uid' && total > DENSE_MATCHES;
-  const where = [...req.conditions, ...req.scopes.map(dense ? scopeAsPrefixes : scopeAsRanges)];
+  const dense = column !== key && total > DENSE_MATCHES;
+  const where = [...req.conditions, ...scopes.map(dense ? scopeAsPrefixes : scopeAsRanges)];
   const dir = req.order.desc ? 'desc' : 'asc';
   let q = req.select ? db.selectFrom(req.table).select(req.select as never) : db.selectFrom(req.table).selectAll();
   for (const c of where) q = q.where(c as never);
   if (cursorCond) q = q.where(cursorCond as never);
   q = q.orderBy(column as never, dir);
-  if (column !== 'uid') q = q.orderBy('uid' as never, dir);
+  if (column !== key) q = q.orderBy(key as never, dir);
   q = q.limit(req.pageSize + 1).offset(req.skip);
   const rows = await q.execute();
   const more = rows.length > req.pageSize;
@@ -134,7 +139,7 @@ export async function listPage<Row extends { uid: string }>(
   let nextPageToken = '';
   if (more) {
     const last = pageRows[pageRows.length - 1] as unknown as Record<string, unknown>;
-    nextPageToken = tokens.issue(req.fingerprint, { value: String(last[column]), uid: String(last.uid) });
+    nextPageToken = tokens.issue(req.fingerprint, { value: String(last[column]), uid: String(last[key]) });
   }
   return { rows: pageRows, nextPageToken, totalCount: BigInt(total), skipped: req.skip };
 }

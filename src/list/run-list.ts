@@ -1,18 +1,19 @@
-// The shared half of every v2 List RPC: validates the list parameters and the
-// uidp filter, then runs one keyset page. Services add their own filters.
+// The shared half of every v2 List RPC: validates the list parameters and
+// (for resources scoped by group) the uidp filter, then runs one keyset page.
+// Services add their own filters.
 import { sql, type SqlBool } from 'kysely';
 import type { UIDPFilter } from '../gen/berth/common/v2/uidp_pb.js';
 import { invalidArgument, type FieldViolation } from '../core/api-error.js';
 import { fingerprint, pageSizeOf, parseOrderBy, skipOf, type Order } from '../core/list-params.js';
 import type { PageTokens } from '../core/page-token.js';
 import { ancestorsOf, isValidUid } from '../core/uidp.js';
-import { listPage, type Condition, type Page, type UidScope, type Visibility } from './list-page.js';
-import type { CountCache } from './count-cache.js';
-import type { ResourceTable } from './schema.js';
-import type { Store } from './store.js';
+import { listPage, type Condition, type Page, type UidScope, type Visibility } from './keyset-page.js';
+import type { ListTotals } from './list-totals.js';
+import type { Database } from '../store/database.js';
+import type { Store } from '../store/store.js';
 
 export interface ListSpec {
-  table: ResourceTable;
+  table: keyof Database & string;
   /** ErrorInfo domain, e.g. "iam.berth.dev". */
   domain: string;
   /** API sort field → column; must include uid. */
@@ -33,7 +34,7 @@ export interface ListParams {
 export interface ListDeps {
   store: Store;
   pageTokens: PageTokens;
-  counts: CountCache;
+  counts: ListTotals;
 }
 
 const MAX_IDS = 1000;
@@ -54,7 +55,7 @@ function uidpConditions(f: UIDPFilter | undefined, violations: FieldViolation[])
     const a = ancestorsOf(f.ancestorsOf);
     out.push((eb) => (a.length ? eb('uid', 'in', a) : sql<SqlBool>`1 = 0`));
   }
-  if (f.inRoot) out.push((eb) => eb('parent_uid', '=', ''));
+  if (f.inRoot) out.push((eb) => eb('parent_uid', 'is', null));
   if (f.ids.length > 0) {
     if (f.ids.length > MAX_IDS) violations.push({ field: 'uidp.ids', description: `at most ${MAX_IDS} ids` });
     for (const id of f.ids) check('ids', id);
