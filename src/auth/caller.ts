@@ -3,7 +3,7 @@
 import { createContextKey, type HandlerContext } from '@connectrpc/connect';
 import type { Capability } from '../gen/berth/capabilities/v1/capabilities_pb.js';
 import { permissionDenied, unauthenticated } from '../core/api-error.js';
-import type { AccessState } from './access-cache.js';
+import type { AccessState } from './access-directory.js';
 import { capabilityName } from './capability-names.js';
 import { Grants } from './grants.js';
 

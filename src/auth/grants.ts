@@ -1,31 +1,31 @@
-// What a caller may do, read from its current role bindings. A binding on a
-// group grants its role's capabilities on the group and everything below it.
+// What a caller may do: each capability with the outermost groups it is held
+// at. A binding on a group grants its role's capabilities on the group and
+// everything below it. Built from the caller's bindings, which IAM reads.
 import type { Capability } from '../gen/berth/capabilities/v1/capabilities_pb.js';
 import { isSelfOrBelow, outermost } from '../core/uidp.js';
-import type { Store } from '../store/store.js';
 import { bindingWithinIdentityScope } from './identity-scope.js';
+
+/** One role binding of the identity: the group and its role's capabilities. */
+export interface GrantRow {
+  groupUid: string;
+  capabilities: readonly Capability[];
+}
 
 export class Grants {
   private constructor(private readonly byCap: Map<Capability, string[]>) {}
 
   static readonly none = new Grants(new Map());
 
-  static async read(store: Store, identityUid: string): Promise<Grants> {
-    const rows = await store.db
-      .selectFrom('role_bindings as rb')
-      .innerJoin('roles as r', 'r.uid', 'rb.role_uid')
-      .select(['rb.parent_uid as group_uid', 'r.capabilities'])
-      .where('rb.identity_uid', '=', identityUid)
-      .execute();
+  static of(identityUid: string, rows: Iterable<GrantRow>): Grants {
     const byCap = new Map<Capability, string[]>();
     for (const row of rows) {
       // Bindings are checked against the identity's scope when written; this
       // keeps one written before that rule (or by any other path) inert.
-      if (!bindingWithinIdentityScope(identityUid, row.group_uid)) continue;
-      for (const cap of JSON.parse(row.capabilities) as Capability[]) {
+      if (!bindingWithinIdentityScope(identityUid, row.groupUid)) continue;
+      for (const cap of row.capabilities) {
         const list = byCap.get(cap);
-        if (list) list.push(row.group_uid);
-        else byCap.set(cap, [row.group_uid]);
+        if (list) list.push(row.groupUid);
+        else byCap.set(cap, [row.groupUid]);
       }
     }
     for (const [cap, groups] of byCap) byCap.set(cap, outermost(groups));

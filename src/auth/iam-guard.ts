@@ -13,14 +13,14 @@ import { findNulString } from '../core/nul-strings.js';
 import { isDatabaseUnavailable } from '../store/database-unavailable.js';
 import { isValidUid } from '../core/uidp.js';
 import type { Store } from '../store/store.js';
-import type { AccessCache } from './access-cache.js';
+import type { AccessDirectory } from './access-directory.js';
 import { Caller, callerKey } from './caller.js';
 import type { Issuer } from './issuer.js';
 
 export interface GuardDeps {
   store: Store;
   issuer: Issuer;
-  access: AccessCache;
+  access: AccessDirectory;
   /** The audience API tokens must carry. */
   audience: string;
   logger: Logger;
@@ -81,7 +81,7 @@ export async function authenticate(deps: GuardDeps, header: Headers, domain: str
     throw unauthenticated(domain, 'the bearer token is invalid, expired or for another audience');
   }
   // A valid signature is not enough: the identity may have been deleted since.
-  const access = await deps.access.load(deps.store, subject);
+  const access = await deps.access.load(subject);
   if (!access.exists) throw unauthenticated(domain, 'the identity this token was issued to no longer exists');
   return new Caller(subject, access);
 }

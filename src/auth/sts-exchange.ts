@@ -9,12 +9,10 @@
 // Without identity=<uid> the candidates are the identities whose exact issuer
 // and subject are the token's; identities with patterns need identity=<uid>.
 import { decodeJwt, type JWTPayload } from 'jose';
-import { loadRelationship } from '../iam/identities/relationship.js';
 import { invalidArgument, permissionDenied, unauthenticated } from '../core/api-error.js';
 import { isValidUid } from '../core/uidp.js';
-import { nowIso } from '../core/clock.js';
 import type { Store } from '../store/store.js';
-import { transact } from '../store/transact.js';
+import type { ExchangeCandidate, ExchangeDirectory } from './access-directory.js';
 import { verifyClaimMatch } from './claim-match-token.js';
 import type { ExternalIssuers } from './external-issuers.js';
 import type { Issuer } from './issuer.js';
@@ -30,7 +28,10 @@ export interface ExchangeRequest {
 }
 
 export interface ExchangeDeps {
+  /** Where used static assertions are recorded. */
   store: Store;
+  /** Identities that may accept a token (IAM). */
+  identities: ExchangeDirectory;
   issuer: Issuer;
   /** Audiences Berth mints tokens for (the API URL, the registry host…). */
   allowedAudiences: readonly string[];
@@ -40,9 +41,8 @@ export interface ExchangeDeps {
 /** How a candidate identity took the token: a static assertion to record, or an external token. */
 type Acceptance = { static: JWTPayload } | { external: true };
 
-async function accepts(row: { relationship_type: string; relationship: string }, assertion: string, claims: JWTPayload, deps: ExchangeDeps): Promise<Acceptance | undefined> {
+async function accepts(rel: ExchangeCandidate['relationship'], assertion: string, claims: JWTPayload, deps: ExchangeDeps): Promise<Acceptance | undefined> {
   try {
-    const rel = loadRelationship(row);
     if (rel.case === 'staticKeys') {
       const payload = await verifyStaticAssertion(rel.value, assertion, claims, deps.issuer.url);
       return payload && { static: payload };
@@ -73,11 +73,9 @@ export async function exchange(deps: ExchangeDeps, req: ExchangeRequest): Promis
   } catch {
     throw unauthenticated(STS_DOMAIN, 'the presented token is not a JWT');
   }
-  let q = deps.store.db.selectFrom('identities').select(['uid', 'relationship_type', 'relationship']);
-  q = req.identity !== '' ? q.where('uid', '=', req.identity) : q.where('issuer', '=', String(claims.iss ?? '')).where('subject', '=', String(claims.sub ?? ''));
-  const rows = await q.limit(20).execute();
-  for (const row of rows) {
-    const accepted = await accepts(row, req.assertion, claims, deps);
+  const candidates = await deps.identities.candidates({ identity: req.identity, issuer: String(claims.iss ?? ''), subject: String(claims.sub ?? '') }, 20);
+  for (const row of candidates) {
+    const accepted = await accepts(row.relationship, req.assertion, claims, deps);
     if (!accepted) continue;
     // Recorded in the same step that accepts it, so a second exchange of the
     // same assertion fails on every instance. PERMISSION_DENIED like every
@@ -86,7 +84,7 @@ export async function exchange(deps: ExchangeDeps, req: ExchangeRequest): Promis
     if ('static' in accepted && !(await recordAssertion(deps.store, assertionId(req.assertion, accepted.static), assertionExpiry(accepted.static)))) {
       throw permissionDenied(STS_DOMAIN, 'this assertion was already exchanged; sign a new one for every exchange');
     }
-    await transact(deps.store, (tx) => tx.updateTable('identities').set({ last_seen_time: nowIso() }).where('uid', '=', row.uid).execute());
+    await deps.identities.markSeen(row.uid);
     return deps.issuer.mint(row.uid, audiences[0]);
   }
   throw permissionDenied(STS_DOMAIN, 'no identity accepts the presented token');

@@ -6,7 +6,7 @@
 // leaves neither an organization without keys nor keys without one.
 import { transact } from '../store/transact.js';
 import { join } from 'node:path';
-import { BUILTIN_ROLES, type BuiltinRole } from '../auth/builtin-roles.js';
+import { BUILTIN_ROLES, type BuiltinRole } from './roles/builtin-roles.js';
 import { nowIso } from '../core/clock.js';
 import { newRootUid } from '../core/uidp.js';
 import type { Store } from '../store/store.js';

@@ -7,7 +7,7 @@ import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, unlinkSync, writ
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import { create } from '@bufbuild/protobuf';
 import { timestampFromMs } from '@bufbuild/protobuf/wkt';
-import { builtinRoleByName } from '../auth/builtin-roles.js';
+import { builtinRoleByName } from './roles/builtin-roles.js';
 import { nowIso } from '../core/clock.js';
 import { newRootUid } from '../core/uidp.js';
 import { Identity_StaticKeysSchema } from '../gen/berth/iam/v2/identities_pb.js';

@@ -6,8 +6,9 @@ import { createRegistry, type DescFile } from '@bufbuild/protobuf';
 import { fastifyConnectPlugin } from '@connectrpc/connect-fastify';
 import Fastify from 'fastify';
 import type { Logger } from 'pino';
-import { AccessCache } from '../auth/access-cache.js';
 import { guard } from '../auth/iam-guard.js';
+import { IamAccessDirectory } from '../iam/access/iam-access-directory.js';
+import { IamExchangeDirectory } from '../iam/access/iam-exchange-directory.js';
 import { ExternalIssuers } from '../auth/external-issuers.js';
 import { Issuer } from '../auth/issuer.js';
 import { secretsKeyFrom } from '../auth/secret-sealing.js';
@@ -87,7 +88,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     const first = await firstStart(store, opts.org, opts.dataDir, url);
 
     const deps = { store, pageTokens, counts: new ListTotals(), orgCreation: opts.orgCreation ?? 'owners' };
-    const guardDeps = { store, issuer, access: new AccessCache(), audience: url, logger: opts.logger };
+    const guardDeps = { store, issuer, access: new IamAccessDirectory(store), audience: url, logger: opts.logger };
     const services = allServices(deps).map((s) => ({ service: s.service, impl: guard(s.service, s.impl, guardDeps, s.preflights) }));
     const files = new Map<string, DescFile>();
     const addFile = (f: DescFile): void => {
@@ -111,7 +112,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     });
     await app.register(restPlugin, { services, bodyLimit, logger: opts.logger });
     const externalIssuers = new ExternalIssuers({ allowInsecureLoopback: opts.allowInsecureIssuers ?? false });
-    await app.register(authRoutes, { issuer, exchange: { store, issuer, allowedAudiences: [url], externalIssuers }, logger: opts.logger });
+    await app.register(authRoutes, { issuer, exchange: { store, identities: new IamExchangeDirectory(store), issuer, allowedAudiences: [url], externalIssuers }, logger: opts.logger });
     // Unauthenticated: the cause of a failure goes to the log, never to the caller.
     app.get('/healthz', async (_req, reply) => {
       try {

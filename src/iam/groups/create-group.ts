@@ -5,7 +5,7 @@ import type { HandlerContext } from '@connectrpc/connect';
 import { Capability } from '../../gen/berth/capabilities/v1/capabilities_pb.js';
 import type { CreateGroupRequest, Group } from '../../gen/berth/iam/v2/groups_pb.js';
 import { callerOf } from '../../auth/caller.js';
-import { builtinRoleByName } from '../../auth/builtin-roles.js';
+import { builtinRoleByName } from '../roles/builtin-roles.js';
 import { nowIso } from '../../core/clock.js';
 import { isValidUid, newChildUid, newRootUid } from '../../core/uidp.js';
 import type { ServiceDeps } from '../../runtime/service-deps.js';

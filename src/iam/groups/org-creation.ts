@@ -6,7 +6,7 @@
 // that merely includes groups.create, such as registry.push, is not enough.
 import { Capability } from '../../gen/berth/capabilities/v1/capabilities_pb.js';
 import type { Caller } from '../../auth/caller.js';
-import { builtinRoleByName } from '../../auth/builtin-roles.js';
+import { builtinRoleByName } from '../roles/builtin-roles.js';
 import { permissionDenied } from '../../core/api-error.js';
 import { parentOf } from '../../core/uidp.js';
 import type { OrgCreationPolicy } from '../../runtime/service-deps.js';

@@ -6,7 +6,7 @@
 // they run before anything is read. A uid of another organization therefore
 // gets the same answer whether or not it exists (no probing through errors).
 import type { Caller } from '../../auth/caller.js';
-import { BUILTIN_ROLES } from '../../auth/builtin-roles.js';
+import { BUILTIN_ROLES } from '../roles/builtin-roles.js';
 import { Capability } from '../../gen/berth/capabilities/v1/capabilities_pb.js';
 import type { FieldViolation } from '../../core/api-error.js';
 import { isSelfOrBelow, isValidUid, parentOf } from '../../core/uidp.js';

@@ -4,7 +4,7 @@
 // built-in leaks nothing: they are the same in every installation.
 import type { Message } from '@bufbuild/protobuf';
 import type { Preflights } from '../../auth/iam-guard.js';
-import { BUILTIN_ROLES } from '../../auth/builtin-roles.js';
+import { BUILTIN_ROLES } from './builtin-roles.js';
 import type { DeleteRoleRequest, UpdateRoleRequest } from '../../gen/berth/iam/v2/roles_pb.js';
 import { builtinRoleImmutable } from '../errors.js';
 

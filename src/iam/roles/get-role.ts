@@ -2,7 +2,7 @@ import type { HandlerContext } from '@connectrpc/connect';
 import { Capability } from '../../gen/berth/capabilities/v1/capabilities_pb.js';
 import type { GetRoleRequest, Role } from '../../gen/berth/iam/v2/roles_pb.js';
 import { callerOf } from '../../auth/caller.js';
-import { BUILTIN_ROLES } from '../../auth/builtin-roles.js';
+import { BUILTIN_ROLES } from './builtin-roles.js';
 import { isValidUid } from '../../core/uidp.js';
 import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { badIamRequest, IAM_DOMAIN } from '../errors.js';

@@ -1,4 +1,4 @@
-// Structural gate: domain code writes only inside transact(store, tx => …)
+// Structural gates. Domain code writes only inside transact(store, tx => …)
 // (src/store/transact.ts), so every mutating RPC is one transaction and an
 // outbox row can join any change. A write straight on the store's Kysely
 // instance, or a transaction opened by hand, fails this test.
@@ -16,6 +16,18 @@ function sources(dir: string): string[] {
     return p.endsWith('.ts') ? [p] : [];
   });
 }
+
+describe('auth depends on IAM through an interface', () => {
+  it('no code under src/auth reads or writes an IAM table', () => {
+    const offenders: string[] = [];
+    for (const file of sources(join(SRC, 'auth'))) {
+      readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
+        if (/\b(selectFrom|insertInto|updateTable|deleteFrom)\(\s*'(groups|identities|roles|role_bindings)\b/.test(line)) offenders.push(`${relative(SRC, file)}:${i + 1}: ${line.trim()}`);
+      });
+    }
+    assert.deepEqual(offenders, []);
+  });
+});
 
 describe('one write path', () => {
   it('no domain code opens a transaction or writes outside transact()', () => {

@@ -2,8 +2,8 @@
 // edited or deleted. Their capability sets follow the deployed API of the same
 // design (console_viewer ⊂ viewer ⊂ editor ⊂ owner; registry.pull ⊂ registry.push).
 import { createHash } from 'node:crypto';
-import type { Capability } from '../gen/berth/capabilities/v1/capabilities_pb.js';
-import { capabilitiesByName } from './capability-names.js';
+import type { Capability } from '../../gen/berth/capabilities/v1/capabilities_pb.js';
+import { capabilitiesByName } from '../../auth/capability-names.js';
 
 export interface BuiltinRole {
   uid: string;

@@ -1,0 +1,29 @@
+// What authentication and authorization need to know about identities, as an
+// interface the IAM domain implements (src/iam/access/). Auth reads no IAM
+// table: it asks whether a token's identity still exists, for its grants, and
+// — for /sts/exchange — which identities may accept a presented token.
+import type { Identity } from '../gen/berth/iam/v2/identities_pb.js';
+import type { Grants } from './grants.js';
+
+/** One identity's access as of this request. */
+export interface AccessState {
+  exists: boolean;
+  grants(): Promise<Grants>;
+}
+
+export interface AccessDirectory {
+  /** Current state: a deleted identity or a changed binding shows on the very next call, on every instance. */
+  load(identityUid: string): Promise<AccessState>;
+}
+
+export interface ExchangeCandidate {
+  uid: string;
+  relationship: Identity['relationship'];
+}
+
+export interface ExchangeDirectory {
+  /** The identity named by uid, or those whose exact issuer and subject are the token's (at most `limit`). */
+  candidates(q: { identity: string; issuer: string; subject: string }, limit: number): Promise<ExchangeCandidate[]>;
+  /** Records that the identity just exchanged a token. */
+  markSeen(uid: string): Promise<void>;
+}

@@ -1,0 +1,23 @@
+// IAM's answer to auth's ExchangeDirectory: the identities that may accept a
+// token presented at /sts/exchange, found by uid or by exact issuer and
+// subject (indexed columns), and their last-seen time.
+import type { ExchangeCandidate, ExchangeDirectory } from '../../auth/access-directory.js';
+import { nowIso } from '../../core/clock.js';
+import type { Store } from '../../store/store.js';
+import { transact } from '../../store/transact.js';
+import { loadRelationship } from '../identities/relationship.js';
+
+export class IamExchangeDirectory implements ExchangeDirectory {
+  constructor(private readonly store: Store) {}
+
+  async candidates(q: { identity: string; issuer: string; subject: string }, limit: number): Promise<ExchangeCandidate[]> {
+    let query = this.store.db.selectFrom('identities').select(['uid', 'relationship_type', 'relationship']);
+    query = q.identity !== '' ? query.where('uid', '=', q.identity) : query.where('issuer', '=', q.issuer).where('subject', '=', q.subject);
+    const rows = await query.limit(limit).execute();
+    return rows.map((r) => ({ uid: r.uid, relationship: loadRelationship(r) }));
+  }
+
+  async markSeen(uid: string): Promise<void> {
+    await transact(this.store, (tx) => tx.updateTable('identities').set({ last_seen_time: nowIso() }).where('uid', '=', uid).execute());
+  }
+}
