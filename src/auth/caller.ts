@@ -2,7 +2,7 @@
 // IAM guard. Its grants are loaded once per request, on first use.
 import { createContextKey, type HandlerContext } from '@connectrpc/connect';
 import type { Capability } from '../gen/berth/capabilities/v1/capabilities_pb.js';
-import { permissionDenied, unauthenticated } from '../core/api-error.js';
+import { capabilityMissing, tokenRequired } from './errors.js';
 import type { AccessState } from './access-directory.js';
 import { capabilityName } from './capability-names.js';
 import { Grants } from './grants.js';
@@ -39,7 +39,7 @@ export class Caller {
     const grants = await this.loadGrants();
     const missing = caps.filter((c) => !grants.has(c, uid));
     if (missing.length > 0) {
-      throw permissionDenied(domain, `the caller lacks ${missing.map(capabilityName).join(', ')} on ${JSON.stringify(uid)}`);
+      throw capabilityMissing(domain, missing.map(capabilityName).join(', '), uid);
     }
   }
 }
@@ -48,6 +48,6 @@ export const callerKey = createContextKey<Caller | undefined>(undefined, { descr
 
 export function callerOf(ctx: HandlerContext, domain: string): Caller {
   const caller = ctx.values.get(callerKey);
-  if (!caller || caller.anonymous) throw unauthenticated(domain, 'a bearer token is required');
+  if (!caller || caller.anonymous) throw tokenRequired(domain);
   return caller;
 }

@@ -7,7 +7,9 @@ import { getOption, hasOption } from '@bufbuild/protobuf';
 import { ConnectError, type HandlerContext, type ServiceImpl } from '@connectrpc/connect';
 import type { Logger } from 'pino';
 import { iam, iam_scope, type IAM } from '../gen/berth/annotations/v1/annotations_pb.js';
-import { alreadyExists, databaseUnavailable, internalError, invalidArgument, unauthenticated } from '../core/api-error.js';
+import { badRequest, nulInString } from '../core/request-errors.js';
+import { identityGone, tokenInvalid, tokenRequired } from './errors.js';
+import { databaseUnavailable, internal, justCreated } from '../server/errors.js';
 import { isUniqueViolation } from '../store/constraint-error.js';
 import { findNulString } from '../core/nul-strings.js';
 import { isDatabaseUnavailable } from '../store/database-unavailable.js';
@@ -64,25 +66,25 @@ function scopeUid(method: DescMethod, req: Message, domain: string): string {
     path = `${f.name}.${inner.name}`;
   }
   const uid = typeof value === 'string' ? value : '';
-  if (uid === '') throw invalidArgument(domain, [{ field: path, description: `${path} is required` }]);
-  if (!isValidUid(uid)) throw invalidArgument(domain, [{ field: path, description: `"${uid.slice(0, 80)}" is not a valid uid` }]);
+  if (uid === '') throw badRequest(domain, [{ field: path, description: `${path} is required` }]);
+  if (!isValidUid(uid)) throw badRequest(domain, [{ field: path, description: `"${uid.slice(0, 80)}" is not a valid uid` }]);
   return uid;
 }
 
 export async function authenticate(deps: GuardDeps, header: Headers, domain: string): Promise<Caller> {
   const auth = header.get('authorization') ?? '';
   const m = /^Bearer\s+(\S+)$/i.exec(auth);
-  if (!m) throw unauthenticated(domain, 'a bearer token is required (Authorization: Bearer <token>)');
+  if (!m) throw tokenRequired(domain);
   let subject: string;
   try {
     subject = (await deps.issuer.verify(m[1], deps.audience)).subject;
   } catch (err) {
     if (isDatabaseUnavailable(err)) throw err; // reloading keys failed: not the token's fault
-    throw unauthenticated(domain, 'the bearer token is invalid, expired or for another audience');
+    throw tokenInvalid(domain);
   }
   // A valid signature is not enough: the identity may have been deleted since.
   const access = await deps.access.load(subject);
-  if (!access.exists) throw unauthenticated(domain, 'the identity this token was issued to no longer exists');
+  if (!access.exists) throw identityGone(domain);
   return new Caller(subject, access);
 }
 
@@ -116,7 +118,7 @@ export function guard<S extends DescService>(service: S, impl: ServiceImpl<S>, d
     const preflight = preflights[method.localName];
     const guarded = async (req: Message, ctx: HandlerContext) => {
       const nul = findNulString(method.input, req as unknown as Record<string, unknown>);
-      if (nul) throw invalidArgument(domain, [{ field: nul, description: 'must not contain NUL (\\u0000) characters' }]);
+      if (nul) throw nulInString(domain, nul);
       if (rules) {
         const caller = await authenticate(deps, ctx.requestHeader, domain);
         preflight?.(req);
@@ -136,13 +138,13 @@ export function guard<S extends DescService>(service: S, impl: ServiceImpl<S>, d
         return await guarded(req, ctx);
       } catch (err) {
         if (err instanceof ConnectError) throw err;
-        if (isUniqueViolation(err)) throw alreadyExists(domain, method.output.typeName, '', 'a resource with these values was just created by another request');
+        if (isUniqueViolation(err)) throw justCreated(domain, method.output.typeName);
         if (isDatabaseUnavailable(err)) {
           deps.logger.warn({ err, rpc: `${service.typeName}/${method.name}` }, 'database unavailable');
           throw databaseUnavailable(domain);
         }
         deps.logger.error({ err, rpc: `${service.typeName}/${method.name}` }, 'rpc failed');
-        throw internalError(domain);
+        throw internal(domain);
       }
     };
   }

@@ -9,7 +9,7 @@
 // Without identity=<uid> the candidates are the identities whose exact issuer
 // and subject are the token's; identities with patterns need identity=<uid>.
 import { decodeJwt, type JWTPayload } from 'jose';
-import { invalidArgument, permissionDenied, unauthenticated } from '../core/api-error.js';
+import { assertionReplayed, badExchangeRequest, exchangeNotJwt, exchangeTokenMissing, noIdentityAccepts } from './errors.js';
 import { isValidUid } from '../core/uidp.js';
 import type { Store } from '../store/store.js';
 import type { ExchangeCandidate, ExchangeDirectory } from './access-directory.js';
@@ -19,7 +19,6 @@ import type { Issuer } from './issuer.js';
 import { verifyStaticAssertion } from './static-assertion.js';
 import { assertionExpiry, assertionId, recordAssertion } from './used-assertions.js';
 
-export const STS_DOMAIN = 'sts.berth.dev';
 
 export interface ExchangeRequest {
   assertion: string;
@@ -58,20 +57,20 @@ async function accepts(rel: ExchangeCandidate['relationship'], assertion: string
 }
 
 export async function exchange(deps: ExchangeDeps, req: ExchangeRequest): Promise<{ token: string; expiry: Date }> {
-  if (req.assertion === '') throw unauthenticated(STS_DOMAIN, 'send the token to exchange as Authorization: Bearer <token>');
+  if (req.assertion === '') throw exchangeTokenMissing();
   const audiences = req.audiences.length > 0 ? req.audiences : [deps.issuer.url];
-  if (audiences.length > 1) throw invalidArgument(STS_DOMAIN, [{ field: 'aud', description: 'ask for one audience per token' }]);
+  if (audiences.length > 1) throw badExchangeRequest('aud', 'ask for one audience per token');
   if (!deps.allowedAudiences.includes(audiences[0])) {
-    throw invalidArgument(STS_DOMAIN, [{ field: 'aud', description: `audience must be one of: ${deps.allowedAudiences.join(', ')}` }]);
+    throw badExchangeRequest('aud', `audience must be one of: ${deps.allowedAudiences.join(', ')}`);
   }
   if (req.identity !== '' && !isValidUid(req.identity)) {
-    throw invalidArgument(STS_DOMAIN, [{ field: 'identity', description: 'identity must be a uid' }]);
+    throw badExchangeRequest('identity', 'identity must be a uid');
   }
   let claims: JWTPayload;
   try {
     claims = decodeJwt(req.assertion);
   } catch {
-    throw unauthenticated(STS_DOMAIN, 'the presented token is not a JWT');
+    throw exchangeNotJwt();
   }
   const candidates = await deps.identities.candidates({ identity: req.identity, issuer: String(claims.iss ?? ''), subject: String(claims.sub ?? '') }, 20);
   for (const row of candidates) {
@@ -82,10 +81,10 @@ export async function exchange(deps: ExchangeDeps, req: ExchangeRequest): Promis
     // other refusal of a well-formed token (bad signature, expired, no match);
     // UNAUTHENTICATED is kept for a missing or undecodable token.
     if ('static' in accepted && !(await recordAssertion(deps.store, assertionId(req.assertion, accepted.static), assertionExpiry(accepted.static)))) {
-      throw permissionDenied(STS_DOMAIN, 'this assertion was already exchanged; sign a new one for every exchange');
+      throw assertionReplayed();
     }
     await deps.identities.markSeen(row.uid);
     return deps.issuer.mint(row.uid, audiences[0]);
   }
-  throw permissionDenied(STS_DOMAIN, 'no identity accepts the presented token');
+  throw noIdentityAccepts();
 }

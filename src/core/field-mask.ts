@@ -7,7 +7,7 @@ import { reflect } from '@bufbuild/protobuf/reflect';
 import type { FieldMask } from '@bufbuild/protobuf/wkt';
 import { field_behavior, FieldBehavior } from '../gen/google/api/field_behavior_pb.js';
 import { getOption, hasOption } from '@bufbuild/protobuf';
-import { invalidArgument } from './api-error.js';
+import { badUpdateMask } from './request-errors.js';
 
 export function isOutputOnly(field: DescField): boolean {
   return hasOption(field, field_behavior) && getOption(field, field_behavior).includes(FieldBehavior.OUTPUT_ONLY);
@@ -34,7 +34,7 @@ export function fieldsToUpdate<T extends Message>(
   }
   if (mask.paths.includes('*')) {
     if (mask.paths.length > 1) {
-      throw invalidArgument(domain, [{ field: 'update_mask', description: '"*" cannot be combined with other paths' }]);
+      throw badUpdateMask(domain, '"*" cannot be combined with other paths');
     }
     return schema.fields.filter(writable);
   }
@@ -47,9 +47,7 @@ export function fieldsToUpdate<T extends Message>(
   }
   if (bad.length > 0) {
     const names = schema.fields.filter(writable).map((f) => f.name).join(', ');
-    throw invalidArgument(domain, [
-      { field: 'update_mask', description: `unknown field path ${bad.map((b) => `"${b.slice(0, 64)}"`).join(', ')}; updatable: ${names}` },
-    ]);
+    throw badUpdateMask(domain, `unknown field path ${bad.map((b) => `"${b.slice(0, 64)}"`).join(', ')}; updatable: ${names}`);
   }
   return out;
 }

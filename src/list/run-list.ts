@@ -3,7 +3,8 @@
 // Services add their own filters.
 import { sql, type SqlBool } from 'kysely';
 import type { UIDPFilter } from '../gen/berth/common/v2/uidp_pb.js';
-import { invalidArgument, type FieldViolation } from '../core/api-error.js';
+import type { FieldViolation } from '../core/api-error.js';
+import { badListRequest } from '../core/request-errors.js';
 import { fingerprint, pageSizeOf, parseOrderBy, skipOf, type Order } from '../core/list-params.js';
 import type { PageTokens } from '../core/page-token.js';
 import { ancestorsOf, isValidUid } from '../core/uidp.js';
@@ -80,7 +81,7 @@ export async function runList<Row extends { uid: string }>(
   if (!('desc' in order)) violations.push(order);
   const conditions = [...uidpConditions(params.uidp, violations), ...filters.conditions];
   if (violations.length > 0 || typeof pageSize !== 'number' || typeof skip !== 'number' || !('desc' in order)) {
-    throw invalidArgument(spec.domain, violations);
+    throw badListRequest(spec.domain, violations);
   }
   const u = params.uidp;
   const key = {
@@ -92,7 +93,7 @@ export async function runList<Row extends { uid: string }>(
   const scopes: UidScope[] = [];
   if (visible !== 'all') scopes.push({ uids: visible, self: true });
   if (u?.descendantsOf) {
-    if (!isValidUid(u.descendantsOf)) throw invalidArgument(spec.domain, [{ field: 'uidp.descendants_of', description: `"${u.descendantsOf.slice(0, 80)}" is not a valid uid` }]);
+    if (!isValidUid(u.descendantsOf)) throw badListRequest(spec.domain, [{ field: 'uidp.descendants_of', description: `"${u.descendantsOf.slice(0, 80)}" is not a valid uid` }]);
     scopes.push({ uids: [u.descendantsOf], self: false });
   }
   const page = await listPage<Row>(deps.store, deps.pageTokens, deps.counts, {
@@ -107,6 +108,6 @@ export async function runList<Row extends { uid: string }>(
     pageToken: params.pageToken,
     fingerprint: fingerprint(key),
   });
-  if ('invalid' in page) throw invalidArgument(spec.domain, [{ field: 'page_token', description: page.invalid }]);
+  if ('invalid' in page) throw badListRequest(spec.domain, [{ field: 'page_token', description: page.invalid }]);
   return page;
 }

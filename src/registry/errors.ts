@@ -1,11 +1,28 @@
-// Every error the registry domain returns, made by name.
+// Every error the registry domain returns, made by name and declared in the catalogue.
+import { Code } from '@connectrpc/connect';
 import { alreadyExists, invalidArgument, notFound, type FieldViolation } from '../core/api-error.js';
+import { defineError } from '../core/error-catalogue.js';
 
 export const REGISTRY_DOMAIN = 'registry.berth.dev';
+const d = REGISTRY_DOMAIN;
 
-export const repoNotFound = (uid: string) => notFound(REGISTRY_DOMAIN, 'registry.berth.dev/Repo', uid);
-export const tagNotFound = (uid: string) => notFound(REGISTRY_DOMAIN, 'registry.berth.dev/Tag', uid);
-export const parentGroupNotFound = (uid: string) => notFound(REGISTRY_DOMAIN, 'iam.berth.dev/Group', uid);
-export const repoNameTaken = (parent: string, name: string) =>
-  alreadyExists(REGISTRY_DOMAIN, 'registry.berth.dev/Repo', `${parent}:${name}`, `a repo named ${JSON.stringify(name)} already exists in this group`);
-export const badRegistryRequest = (violations: FieldViolation[]) => invalidArgument(REGISTRY_DOMAIN, violations);
+export const repoNotFound = defineError(
+  { domain: d, name: 'repoNotFound', code: Code.NotFound, detail: 'ResourceInfo', when: 'the repo does not exist' },
+  (uid: string) => notFound(d, 'registry.berth.dev/Repo', uid),
+);
+export const tagNotFound = defineError(
+  { domain: d, name: 'tagNotFound', code: Code.NotFound, detail: 'ResourceInfo', when: 'the tag does not exist' },
+  (uid: string) => notFound(d, 'registry.berth.dev/Tag', uid),
+);
+export const parentGroupNotFound = defineError(
+  { domain: d, name: 'parentGroupNotFound', code: Code.NotFound, detail: 'ResourceInfo', when: 'creating a repo in a group that does not exist' },
+  (uid: string) => notFound(d, 'iam.berth.dev/Group', uid),
+);
+export const repoNameTaken = defineError(
+  { domain: d, name: 'repoNameTaken', code: Code.AlreadyExists, detail: 'ResourceInfo', when: 'a repo of that name exists in the group' },
+  (parent: string, name: string) => alreadyExists(d, 'registry.berth.dev/Repo', `${parent}:${name}`, `a repo named ${JSON.stringify(name)} already exists in this group`),
+);
+export const badRegistryRequest = defineError(
+  { domain: d, name: 'badRegistryRequest', code: Code.InvalidArgument, detail: 'BadRequest', when: 'an invalid repo or tag name, description, digest or readme' },
+  (violations: FieldViolation[]) => invalidArgument(d, violations),
+);

@@ -2,7 +2,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { Issuer } from '../auth/issuer.js';
-import { exchange, STS_DOMAIN, type ExchangeDeps } from '../auth/sts-exchange.js';
+import { STS_DOMAIN } from '../auth/errors.js';
+import { exchange, type ExchangeDeps } from '../auth/sts-exchange.js';
 import { errorResponse, isUnexpected } from './error-body.js';
 
 function params(req: FastifyRequest): URLSearchParams {

@@ -5,7 +5,7 @@ import type { JsonObject } from '@bufbuild/protobuf';
 import { toJson } from '@bufbuild/protobuf';
 import { ConnectError } from '@connectrpc/connect';
 import { httpStatusOf } from '../core/error-codes.js';
-import { databaseUnavailable, internalError } from '../core/api-error.js';
+import { databaseUnavailable, internal } from './errors.js';
 import { isDatabaseUnavailable } from '../store/database-unavailable.js';
 
 export interface ErrorResponse {
@@ -17,7 +17,7 @@ export interface ErrorResponse {
 
 /** The client-facing error for a failure Berth did not raise on purpose. */
 function unexpectedError(err: unknown, domain: string): ConnectError {
-  return isDatabaseUnavailable(err) ? databaseUnavailable(domain) : internalError(domain);
+  return isDatabaseUnavailable(err) ? databaseUnavailable(domain) : internal(domain);
 }
 
 export function errorResponse(err: unknown, domain: string): ErrorResponse {

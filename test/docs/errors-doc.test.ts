@@ -1,10 +1,12 @@
 // docs/errors.md cannot drift: its code table must match the one mapping the
-// server uses, and it must document every PreconditionFailure type the code raises.
+// server uses, its error tables must be what the error catalogue generates,
+// and no error can be raised without being in the catalogue.
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { describe, it } from 'node:test';
 import { codeName, httpStatusOf } from '../../src/core/error-codes.js';
+import { loadCatalogue, renderErrorTables, withGeneratedTables } from '../../src/core/error-docs.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const doc = readFileSync(join(ROOT, 'docs', 'errors.md'), 'utf8');
@@ -25,12 +27,25 @@ describe('docs/errors.md', () => {
     }
   });
 
-  it('documents every PreconditionFailure type raised in src/', () => {
-    const types = new Set<string>();
+  it('holds exactly the tables the error catalogue generates (npm run docs)', async () => {
+    const rows = await loadCatalogue();
+    assert.ok(rows.length > 30);
+    const names = rows.map((r) => `${r.domain}/${r.name}`);
+    assert.equal(new Set(names).size, names.length, 'each named error is declared once');
+    assert.equal(withGeneratedTables(doc, renderErrorTables(rows)), doc, 'docs/errors.md is out of date: run npm run docs');
+  });
+
+  it('raises errors only through named factories declared in the catalogue', () => {
+    const offenders: string[] = [];
     for (const file of sources(join(ROOT, 'src'))) {
-      for (const m of readFileSync(file, 'utf8').matchAll(/failedPrecondition\(\s*[A-Z_]+,\s*'([A-Z_]+)'/g)) types.add(m[1]);
+      const rel = relative(join(ROOT, 'src'), file);
+      if (/(^|\/)([\w-]+-)?errors\.ts$/.test(rel) || rel === 'core/api-error.ts') continue;
+      readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
+        if (/\b(invalidArgument|notFound|alreadyExists|failedPrecondition|permissionDenied|unauthenticated|unimplemented|unavailable|internalError)\(/.test(line) || /new ConnectError\(/.test(line)) {
+          offenders.push(`${rel}:${i + 1}: ${line.trim()}`);
+        }
+      });
     }
-    assert.ok(types.size > 0);
-    for (const t of types) assert.match(doc, new RegExp(`^\\| ${t} \\| 9 \\|`, 'm'), `${t} is documented`);
+    assert.deepEqual(offenders, []);
   });
 });

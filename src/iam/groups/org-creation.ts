@@ -7,24 +7,23 @@
 import { Capability } from '../../gen/berth/capabilities/v1/capabilities_pb.js';
 import type { Caller } from '../../auth/caller.js';
 import { builtinRoleByName } from '../roles/builtin-roles.js';
-import { permissionDenied } from '../../core/api-error.js';
 import { parentOf } from '../../core/uidp.js';
 import type { OrgCreationPolicy } from '../../runtime/service-deps.js';
-import { IAM_DOMAIN } from '../errors.js';
+import { orgCreationOff, orgCreatorNotOwner, orgCreatorScoped } from '../errors.js';
 
 const OWNER_CAPABILITIES = builtinRoleByName('owner')!.capabilities;
 
 export async function requireOrgCreation(caller: Caller, policy: OrgCreationPolicy): Promise<void> {
   if (policy === 'nobody') {
-    throw permissionDenied(IAM_DOMAIN, 'creating organizations through the API is turned off on this server (--allow-org-creation)');
+    throw orgCreationOff();
   }
   if (parentOf(caller.identityUid) !== '') {
-    throw permissionDenied(IAM_DOMAIN, 'an identity created under an organization cannot own another one; use a root-level identity');
+    throw orgCreatorScoped();
   }
   if (policy === 'anyone') return;
   const grants = await caller.loadGrants();
   const roots = grants.scopes(Capability.CAP_IAM_GROUPS_CREATE).filter((uid) => parentOf(uid) === '');
   if (!roots.some((root) => OWNER_CAPABILITIES.every((c) => grants.has(c, root)))) {
-    throw permissionDenied(IAM_DOMAIN, 'creating an organization requires the owner role on an existing organization');
+    throw orgCreatorNotOwner();
   }
 }

@@ -4,7 +4,8 @@
 // enums and well-known types are checked in one place.
 import type { DescField, DescMessage, JsonObject, JsonValue, Message } from '@bufbuild/protobuf';
 import { create, mergeFromJson } from '@bufbuild/protobuf';
-import { invalidArgument } from '../../core/api-error.js';
+import { badRequest } from '../../core/request-errors.js';
+import { badBody } from '../errors.js';
 import { maskFromJsonKeys } from '../../core/field-mask.js';
 import type { RestRoute } from './route-table.js';
 
@@ -44,7 +45,7 @@ function queryToJson(schema: DescMessage, query: URLSearchParams, domain: string
   const json: JsonObject = {};
   let n = 0;
   for (const [key, raw] of query) {
-    if (++n > MAX_QUERY_PARAMS) throw invalidArgument(domain, [{ field: 'query', description: `at most ${MAX_QUERY_PARAMS} query parameters` }]);
+    if (++n > MAX_QUERY_PARAMS) throw badRequest(domain, [{ field: 'query', description: `at most ${MAX_QUERY_PARAMS} query parameters` }]);
     const parts = key.split('.');
     let desc: DescMessage = schema;
     let target: JsonObject = json;
@@ -114,7 +115,7 @@ function decodeError(err: unknown, domain: string, where: string) {
   const text = err instanceof Error ? err.message : String(err);
   const m = /field ([\w.]+)/.exec(text);
   const field = m ? m[1].split('.').pop() ?? where : where;
-  return invalidArgument(domain, [{ field, description: text.replace(/^\[\w+\]\s*/, '').slice(0, 300) }]);
+  return badRequest(domain, [{ field, description: text.replace(/^\[\w+\]\s*/, '').slice(0, 300) }]);
 }
 
 function setPath(schema: DescMessage, msg: Message, fieldPath: string, value: string): void {
@@ -142,10 +143,10 @@ export function parseJsonBody(raw: Buffer | string | undefined, domain: string):
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw invalidArgument(domain, [{ field: 'body', description: `malformed JSON: ${(err as Error).message.slice(0, 200)}` }]);
+    throw badBody(domain, `malformed JSON: ${(err as Error).message.slice(0, 200)}`);
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw invalidArgument(domain, [{ field: 'body', description: 'the body must be a JSON object' }]);
+    throw badBody(domain, 'the body must be a JSON object');
   }
   return value as JsonObject;
 }

@@ -11,7 +11,7 @@ import { errorResponse, isUnexpected } from '../error-body.js';
 import { messageToJson } from './json-writer.js';
 import { buildRequest, parseJsonBody } from './request-message.js';
 import { RouteTable, splitPath, type RestRoute } from './route-table.js';
-import { invalidArgument, notFound, unimplemented } from '../../core/api-error.js';
+import { badBody, methodNotAllowed, routeNotFound } from '../errors.js';
 
 export interface RestService {
   service: DescService;
@@ -62,7 +62,7 @@ export async function restPlugin(app: FastifyInstance, opts: RestOptions): Promi
         request.raw.resume();
       });
     }
-    const { status, body } = errorResponse(invalidArgument(domain, [{ field: 'body', description }]), domain);
+    const { status, body } = errorResponse(badBody(domain, description), domain);
     return reply.code(status).header('content-type', 'application/json').send(JSON.stringify(body));
   });
 
@@ -76,9 +76,9 @@ export async function restPlugin(app: FastifyInstance, opts: RestOptions): Promi
         const allowed = table.allowedMethods(segments, verb);
         if (allowed.length > 0) {
           reply.header('allow', allowed.join(', '));
-          throw unimplemented(domain, `${request.method} is not supported on this path; use ${allowed.join(', ')}`);
+          throw methodNotAllowed(domain, request.method, allowed);
         }
-        throw notFound(domain, 'route', `${request.method} ${url.pathname.slice(0, 200)}`);
+        throw routeNotFound(domain, request.method, url.pathname);
       }
       const { route, variable } = found;
       const body = route.body === '' ? undefined : parseJsonBody(request.body as Buffer | undefined, domain);
@@ -94,7 +94,7 @@ export async function restPlugin(app: FastifyInstance, opts: RestOptions): Promi
 
   async function call(route: RestRoute, message: Message, request: FastifyRequest) {
     const impl = impls.get(route.method);
-    if (!impl) throw notFound(errorDomainOf(route.service), 'method', route.method.name);
+    if (!impl) throw routeNotFound(errorDomainOf(route.service), request.method, request.url.split('?')[0]);
     // Only the headers implementations read are passed on: copying every
     // header into a Headers object was a measurable share of a small request.
     const headers: Record<string, string> = {};
