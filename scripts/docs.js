@@ -1,5 +1,6 @@
-// Regenerates the parts of docs/ that come from the code: the error tables of
-// docs/errors.md (from the error catalogue). Run after changing an errors.ts.
+// Regenerates the parts of docs/ that come from the code: the route table of
+// docs/api.md (from the protos' google.api.http annotations) and the error
+// tables of docs/errors.md (from the error catalogue). Tests fail when they differ.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -7,9 +8,19 @@ import { build } from './build.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 if (build() !== 0) process.exit(1);
-const { loadCatalogue, renderErrorTables, withGeneratedTables } = await import(pathToFileURL(join(root, 'dist', 'src', 'core', 'error-docs.js')).href);
-const file = join(root, 'docs', 'errors.md');
-const before = readFileSync(file, 'utf8');
-const after = withGeneratedTables(before, renderErrorTables(await loadCatalogue()));
-if (after !== before) writeFileSync(file, after);
-console.log(after === before ? 'docs/errors.md is up to date' : 'docs/errors.md regenerated');
+const load = (path) => import(pathToFileURL(join(root, 'dist', 'src', path)).href);
+const { loadCatalogue, renderErrorTables, withGenerated } = await load('core/error-docs.js');
+const { renderRouteTable, ROUTES_BEGIN, ROUTES_END } = await load('server/rest/route-docs.js');
+const { SERVICES } = await load('server/services.js');
+
+function update(name, rewrite) {
+  const file = join(root, 'docs', name);
+  const before = readFileSync(file, 'utf8');
+  const after = rewrite(before);
+  if (after !== before) writeFileSync(file, after);
+  console.log(after === before ? `docs/${name} is up to date` : `docs/${name} regenerated`);
+}
+
+const errors = renderErrorTables(await loadCatalogue());
+update('errors.md', (doc) => withGenerated(doc, errors));
+update('api.md', (doc) => withGenerated(doc, renderRouteTable(SERVICES), ROUTES_BEGIN, ROUTES_END));

@@ -40,10 +40,12 @@ export function renderErrorTables(rows: readonly CatalogueRow[]): string {
   return out.join('\n');
 }
 
-/** The document with its generated part replaced by the catalogue's tables. */
-export function withGeneratedTables(doc: string, tables: string): string {
-  const start = doc.indexOf(BEGIN);
-  const end = doc.indexOf(END);
-  if (start < 0 || end < start) return `${doc.trimEnd()}\n\n${tables}\n`;
-  return `${doc.slice(0, start)}${tables}${doc.slice(end + END.length)}`;
+/** The document with its generated part (between `begin` and `end`) replaced. */
+export function withGenerated(doc: string, generated: string, begin = BEGIN, end = END): string {
+  const start = doc.indexOf(begin);
+  const stop = doc.indexOf(end);
+  if (start < 0 || stop < start) return `${doc.trimEnd()}\n\n${generated}\n`;
+  return `${doc.slice(0, start)}${generated}${doc.slice(stop + end.length)}`;
 }
+
+export const withGeneratedTables = (doc: string, tables: string) => withGenerated(doc, tables);

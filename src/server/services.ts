@@ -31,6 +31,9 @@ function entry<S extends DescService>(service: S, impl: ServiceImpl<S>, prefligh
   return { service, impl: impl as unknown as ServiceImpl<DescService>, preflights };
 }
 
+/** Every service Berth serves, in the order of docs/api.md. */
+export const SERVICES: readonly DescService[] = [PingService, ReposService, TagsService, RolesService, RoleBindingsService, GroupsService, IdentitiesService];
+
 export function allServices(deps: ServiceDeps): ServiceEntry[] {
   return [
     entry(PingService, pingService()),
