@@ -59,12 +59,13 @@ export class Issuer {
     return { token, expiry: new Date((now + TOKEN_TTL_SECONDS) * 1000) };
   }
 
-  /** Verifies a Berth token for `audience`; throws on any failure. */
-  async verify(token: string, audience: string): Promise<VerifiedToken> {
+  /** Verifies a Berth token whose audience is one of `audiences`; throws on any failure. */
+  async verify(token: string, audiences: string | readonly string[]): Promise<VerifiedToken> {
+    const accepted = typeof audiences === 'string' ? [audiences] : audiences;
     const cached = this.cache.get(token);
     const nowSec = Date.now() / 1000;
     if (cached && cached.expiresAt > nowSec) {
-      if (!cached.audience.includes(audience)) throw new Error('token audience does not match');
+      if (!cached.audience.some((a) => accepted.includes(a))) throw new Error('token audience does not match');
       return cached;
     }
     // jose accepts a token without exp unless told otherwise; ours always carry one.
@@ -85,7 +86,7 @@ export class Issuer {
     const verified: VerifiedToken = { subject: String(payload.sub ?? ''), audience: aud, expiresAt: Number(payload.exp) };
     if (this.cache.size >= CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value as string);
     this.cache.set(token, verified);
-    if (!aud.includes(audience)) throw new Error('token audience does not match');
+    if (!aud.some((a) => accepted.includes(a))) throw new Error('token audience does not match');
     return verified;
   }
 

@@ -6,7 +6,8 @@ import { createRegistry, type DescFile } from '@bufbuild/protobuf';
 import { fastifyConnectPlugin } from '@connectrpc/connect-fastify';
 import Fastify from 'fastify';
 import type { Logger } from 'pino';
-import { guard } from '../auth/iam-guard.js';
+import { Authenticator } from '../auth/authenticate.js';
+import { guard } from './rpc-guard.js';
 import { IamAccessDirectory } from '../iam/access/iam-access-directory.js';
 import { IamExchangeDirectory } from '../iam/access/iam-exchange-directory.js';
 import { ExternalIssuers } from '../auth/external-issuers.js';
@@ -88,7 +89,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     const first = await firstStart(store, opts.org, opts.dataDir, url);
 
     const deps = { store, pageTokens, counts: new ListTotals(), orgCreation: opts.orgCreation ?? 'owners' };
-    const guardDeps = { store, issuer, access: new IamAccessDirectory(store), audience: url, logger: opts.logger };
+    const guardDeps = { authenticator: new Authenticator(issuer, new IamAccessDirectory(store), [url]), logger: opts.logger };
     const services = allServices(deps).map((s) => ({ service: s.service, impl: guard(s.service, s.impl, guardDeps, s.preflights) }));
     const files = new Map<string, DescFile>();
     const addFile = (f: DescFile): void => {

@@ -16,7 +16,7 @@ import { reposService } from '../registry/repos/service.js';
 import { roleBindingsService } from '../iam/role-bindings/service.js';
 import { rolesService } from '../iam/roles/service.js';
 import { rolePreflights } from '../iam/roles/builtin-preflight.js';
-import type { Preflights } from '../auth/iam-guard.js';
+import type { Preflights } from '../auth/authorize.js';
 import { tagsService } from '../registry/tags/service.js';
 import type { ServiceDeps } from '../runtime/service-deps.js';
 

@@ -3,7 +3,7 @@
 // documented answer is FAILED_PRECONDITION BUILTIN_ROLE. Telling which uids are
 // built-in leaks nothing: they are the same in every installation.
 import type { Message } from '@bufbuild/protobuf';
-import type { Preflights } from '../../auth/iam-guard.js';
+import type { Preflights } from '../../auth/authorize.js';
 import { BUILTIN_ROLES } from './builtin-roles.js';
 import type { DeleteRoleRequest, UpdateRoleRequest } from '../../gen/berth/iam/v2/roles_pb.js';
 import { builtinRoleImmutable } from '../errors.js';

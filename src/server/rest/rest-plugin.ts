@@ -6,7 +6,7 @@ import { create } from '@bufbuild/protobuf';
 import { createHandlerContext, type ServiceImpl } from '@connectrpc/connect';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import { errorDomainOf } from '../../auth/iam-guard.js';
+import { errorDomainOf, errorDomainOfPath } from '../../core/error-domain.js';
 import { errorResponse, isUnexpected } from '../error-body.js';
 import { messageToJson } from './json-writer.js';
 import { buildRequest, parseJsonBody } from './request-message.js';
@@ -47,7 +47,7 @@ export async function restPlugin(app: FastifyInstance, opts: RestOptions): Promi
   // bodies) get the same structured body. An oversize body is drained (up to
   // a bound) first so the client can read the answer instead of a reset.
   app.setErrorHandler(async (err: { code?: string; statusCode?: number; message?: string }, request, reply) => {
-    const domain = `${request.url.split('/')[1] || 'api'}.berth.dev`;
+    const domain = errorDomainOfPath(request.url.split('?')[0]);
     const tooLarge = err.code === 'FST_ERR_CTP_BODY_TOO_LARGE';
     const description = tooLarge ? `the request body exceeds ${opts.bodyLimit} bytes` : 'the request body could not be read';
     if (tooLarge && !request.raw.readableEnded) {
@@ -69,7 +69,7 @@ export async function restPlugin(app: FastifyInstance, opts: RestOptions): Promi
   const handle = async (request: FastifyRequest, reply: FastifyReply) => {
     const url = new URL(request.url, 'http://berth.invalid');
     const found = table.match(request.method, url.pathname);
-    const domain = found ? errorDomainOf(found.route.service) : `${url.pathname.split('/')[1] || 'api'}.berth.dev`;
+    const domain = found ? errorDomainOf(found.route.service) : errorDomainOfPath(url.pathname);
     try {
       if (!found) {
         const { segments, verb } = splitPath(url.pathname);

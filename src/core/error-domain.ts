@@ -1,0 +1,13 @@
+import type { DescService } from '@bufbuild/protobuf';
+
+/** "berth.iam.v2.GroupsService" → "iam.berth.dev" (the ErrorInfo domain). */
+export function errorDomainOf(service: DescService): string {
+  const parts = service.typeName.split('.');
+  return `${parts[1] ?? 'api'}.berth.dev`;
+}
+
+/** The domain of a request path that matched no route: "/iam/v2/x" → "iam.berth.dev". */
+export function errorDomainOfPath(pathname: string): string {
+  const first = pathname.split('/')[1] ?? '';
+  return /^[a-z][a-z0-9-]{0,30}$/.test(first) ? `${first}.berth.dev` : 'api.berth.dev';
+}
