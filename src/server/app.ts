@@ -1,30 +1,12 @@
-// Builds a running Berth API server: store, issuer, first start, then one
-// Fastify app serving gRPC, gRPC-Web and Connect (Connect-ES) and REST/JSON
-// (the transcoder) through the same guarded implementations, on one port.
-import http from 'node:http';
-import { createRegistry, type DescFile } from '@bufbuild/protobuf';
-import { fastifyConnectPlugin } from '@connectrpc/connect-fastify';
-import Fastify from 'fastify';
+// Starts Berth: the store, the API listener (bound first so the default public
+// URL carries the real port), the runtime, then the listener attached to it.
+// Closing runs the other way: listeners drain, workers stop, the store closes.
 import type { Logger } from 'pino';
-import { Authenticator } from '../auth/authenticate.js';
-import { guard } from './rpc-guard.js';
-import { IamAccessDirectory } from '../iam/access/iam-access-directory.js';
-import { IamExchangeDirectory } from '../iam/access/iam-exchange-directory.js';
-import { ExternalIssuers } from '../auth/external-issuers.js';
-import { Issuer } from '../auth/issuer.js';
-import { secretsKeyFrom } from '../auth/secret-sealing.js';
-import { RETRY_AFTER_SECONDS } from '../core/api-error.js';
-import { PageTokens } from '../core/page-token.js';
-import { firstStart, syncBuiltinRoles, type FirstStartResult } from '../iam/first-start.js';
-import { sharedSecret } from '../store/settings-store.js';
-import { ListTotals } from '../list/list-totals.js';
-import { openStore, type Store } from '../store/store.js';
+import type { FirstStartResult } from '../iam/first-start.js';
+import { Runtime } from '../runtime/runtime.js';
 import type { OrgCreationPolicy } from '../runtime/service-deps.js';
-import { authRoutes } from './auth-routes.js';
-import { listen, type Listener } from './listener.js';
-import { registerReflection } from './reflection-service.js';
-import { restPlugin } from './rest/rest-plugin.js';
-import { allServices } from './services.js';
+import { openStore, type Store } from '../store/store.js';
+import { ApiListener } from './api-listener.js';
 
 export interface ServeOptions {
   host: string;
@@ -55,95 +37,35 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+const DRAIN_MS = 10_000;
+
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const store = await openStore({ databaseUrl: opts.databaseUrl, dataDir: opts.dataDir, logger: opts.logger });
-  let listener: Listener | undefined;
+  let api: ApiListener | undefined;
+  let runtime: Runtime | undefined;
   try {
-    const bodyLimit = opts.bodyLimit ?? 2 * 1024 * 1024;
-    let h1!: http.Server;
-    let fastifyHandler!: http.RequestListener;
-    const app = Fastify({
-      logger: false,
-      bodyLimit,
-      serverFactory: (handler) => {
-        fastifyHandler = handler;
-        h1 = http.createServer({ requestTimeout: 60_000, headersTimeout: 20_000 });
-        return h1;
-      },
-    });
-    // Bound first so the default public URL carries the real port; requests
-    // that arrive before the routes are ready get 503.
-    let ready = false;
-    const route = (req: http.IncomingMessage, res: http.ServerResponse) => {
-      if (ready) return fastifyHandler(req, res);
-      res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' });
-      res.end('{"code":14,"message":"Unavailable: starting","details":[]}');
-    };
-    h1.on('request', route);
-    listener = await listen(h1, route as never, opts.host, opts.port);
-    const listenUrl = `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${listener.address.port}`;
-    const url = (opts.publicUrl ?? listenUrl).replace(/\/$/, '');
-    const issuer = await Issuer.open(store, url, opts.secretsKey === undefined ? undefined : secretsKeyFrom(opts.secretsKey));
-    const pageTokens = new PageTokens(await sharedSecret(store, 'page-token-key'));
-    await syncBuiltinRoles(store);
-    const first = await firstStart(store, opts.org, opts.dataDir, url);
-
-    const deps = { store, pageTokens, counts: new ListTotals(), orgCreation: opts.orgCreation ?? 'owners' };
-    const guardDeps = { authenticator: new Authenticator(issuer, new IamAccessDirectory(store), [url]), logger: opts.logger };
-    const services = allServices(deps).map((s) => ({ service: s.service, impl: guard(s.service, s.impl, guardDeps, s.preflights) }));
-    const files = new Map<string, DescFile>();
-    const addFile = (f: DescFile): void => {
-      if (files.has(f.name)) return;
-      files.set(f.name, f);
-      f.dependencies.forEach(addFile);
-    };
-    services.forEach((s) => addFile(s.service.file));
-    const registry = createRegistry(...files.values()); // with dependencies, for reflection
-
-    await app.register(fastifyConnectPlugin, {
-      routes: (router) => {
-        for (const s of services) router.service(s.service, s.impl);
-        registerReflection(router, services.map((s) => s.service), registry);
-      },
-      grpc: true,
-      grpcWeb: true,
-      connect: true,
-      readMaxBytes: bodyLimit,
-      shutdownTimeoutMs: 10_000,
-    });
-    await app.register(restPlugin, { services, bodyLimit, logger: opts.logger });
-    const externalIssuers = new ExternalIssuers({ allowInsecureLoopback: opts.allowInsecureIssuers ?? false });
-    await app.register(authRoutes, { issuer, exchange: { store, identities: new IamExchangeDirectory(store), issuer, allowedAudiences: [url], externalIssuers }, logger: opts.logger });
-    // Unauthenticated: the cause of a failure goes to the log, never to the caller.
-    app.get('/healthz', async (_req, reply) => {
-      try {
-        await store.db.selectFrom('settings').select('key').limit(1).execute();
-        return reply.send({ status: 'ok' });
-      } catch (err) {
-        opts.logger.warn({ err }, 'health check failed');
-        return reply.code(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send({ status: 'unavailable' });
-      }
-    });
-    await app.ready();
-    ready = true;
-
-    let closed = false;
-    return {
-      url,
-      listenUrl,
-      store,
-      firstStart: first,
-      async close() {
-        if (closed) return;
-        closed = true;
-        await listener?.close(10_000);
-        await app.close().catch(() => undefined);
-        await store.close();
-      },
-    };
+    api = await ApiListener.bind({ host: opts.host, port: opts.port, logger: opts.logger, bodyLimit: opts.bodyLimit });
+    const url = (opts.publicUrl ?? api.url).replace(/\/$/, '');
+    runtime = await Runtime.start(store, { url, org: opts.org, dataDir: opts.dataDir, logger: opts.logger, orgCreation: opts.orgCreation, secretsKey: opts.secretsKey, allowInsecureIssuers: opts.allowInsecureIssuers });
+    await api.attach(runtime);
   } catch (err) {
-    await listener?.close(0);
-    await store.close();
+    await api?.close(0);
+    if (runtime) await runtime.stop();
+    else await store.close();
     throw err;
   }
+  const [listener, rt] = [api, runtime];
+  let closed = false;
+  return {
+    url: rt.url,
+    listenUrl: listener.url,
+    store,
+    firstStart: rt.firstStart,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await listener.close(DRAIN_MS);
+      await rt.stop();
+    },
+  };
 }

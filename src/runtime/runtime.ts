@@ -1,0 +1,93 @@
+// Everything a Berth process holds once, whatever listeners it runs: the
+// store, the issuer and its keys, the page-token key, the IAM directories auth
+// reads through, the services' dependencies, and background workers (event
+// delivery will be one). Listeners (the API today, the registry next) attach
+// to a runtime; shutdown is ordered: listeners drain first (their owner closes
+// them), then workers stop, then the store closes.
+import type { Logger } from 'pino';
+import { Authenticator } from '../auth/authenticate.js';
+import { ExternalIssuers } from '../auth/external-issuers.js';
+import { Issuer } from '../auth/issuer.js';
+import { secretsKeyFrom } from '../auth/secret-sealing.js';
+import { PageTokens } from '../core/page-token.js';
+import { IamAccessDirectory } from '../iam/access/iam-access-directory.js';
+import { IamExchangeDirectory } from '../iam/access/iam-exchange-directory.js';
+import { firstStart, syncBuiltinRoles, type FirstStartResult } from '../iam/first-start.js';
+import { ListTotals } from '../list/list-totals.js';
+import { sharedSecret } from '../store/settings-store.js';
+import type { Store } from '../store/store.js';
+import type { OrgCreationPolicy, ServiceDeps } from './service-deps.js';
+
+export interface RuntimeOptions {
+  /** The URL clients reach the API at: token issuer and API audience. */
+  url: string;
+  /** Organization created on first start. */
+  org: string;
+  dataDir: string;
+  logger: Logger;
+  orgCreation?: OrgCreationPolicy;
+  /** Operator's key sealing private keys at rest. */
+  secretsKey?: string;
+  /** Plain-http OIDC discovery for loopback issuers matched by a pattern. */
+  allowInsecureIssuers?: boolean;
+}
+
+/** Work that runs beside the listeners, started and stopped with the runtime. */
+export interface BackgroundWorker {
+  readonly name: string;
+  start(): void;
+  /** Finishes or abandons in-flight work; must settle within the runtime's stop bound. */
+  stop(): Promise<void>;
+}
+
+const WORKER_STOP_MS = 10_000;
+
+export class Runtime {
+  private readonly workers: BackgroundWorker[] = [];
+  private stopped = false;
+
+  private constructor(
+    readonly store: Store,
+    readonly url: string,
+    readonly logger: Logger,
+    readonly issuer: Issuer,
+    readonly services: ServiceDeps,
+    readonly access: IamAccessDirectory,
+    readonly identities: IamExchangeDirectory,
+    readonly externalIssuers: ExternalIssuers,
+    readonly firstStart: FirstStartResult | undefined,
+  ) {}
+
+  /** Opens everything on a migrated store; on an empty database, runs first start. */
+  static async start(store: Store, opts: RuntimeOptions): Promise<Runtime> {
+    const issuer = await Issuer.open(store, opts.url, opts.secretsKey === undefined ? undefined : secretsKeyFrom(opts.secretsKey));
+    const pageTokens = new PageTokens(await sharedSecret(store, 'page-token-key'));
+    await syncBuiltinRoles(store);
+    const first = await firstStart(store, opts.org, opts.dataDir, opts.url);
+    const services: ServiceDeps = { store, pageTokens, counts: new ListTotals(), orgCreation: opts.orgCreation ?? 'owners' };
+    const externalIssuers = new ExternalIssuers({ allowInsecureLoopback: opts.allowInsecureIssuers ?? false });
+    return new Runtime(store, opts.url, opts.logger, issuer, services, new IamAccessDirectory(store), new IamExchangeDirectory(store), externalIssuers, first);
+  }
+
+  /** Authentication for a listener that accepts tokens for these audiences. */
+  authenticator(audiences: readonly string[]): Authenticator {
+    return new Authenticator(this.issuer, this.access, audiences);
+  }
+
+  addWorker(worker: BackgroundWorker): void {
+    if (this.stopped) throw new Error(`runtime stopped: cannot start ${worker.name}`);
+    this.workers.push(worker);
+    worker.start();
+  }
+
+  /** Stops workers (newest first, each bounded), then closes the store. Listeners must be closed before. */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    for (const w of [...this.workers].reverse()) {
+      const bound = new Promise<void>((r) => setTimeout(r, WORKER_STOP_MS).unref());
+      await Promise.race([w.stop().catch((err: unknown) => this.logger.error({ err, worker: w.name }, 'worker failed to stop')), bound]);
+    }
+    await this.store.close();
+  }
+}

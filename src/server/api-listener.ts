@@ -1,0 +1,150 @@
+// The API listener: one port for REST/JSON (HTTP/1.1 and h2c), gRPC, gRPC-Web
+// and Connect, through the same guarded implementations. It binds before the
+// runtime exists (so the default public URL carries the real port) and answers
+// the structured UNAVAILABLE until a runtime is attached.
+import http from 'node:http';
+import { createRegistry, type DescFile } from '@bufbuild/protobuf';
+import { fastifyConnectPlugin } from '@connectrpc/connect-fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import type { Logger } from 'pino';
+import { RETRY_AFTER_SECONDS } from '../core/api-error.js';
+import { errorDomainOfPath } from '../core/error-domain.js';
+import { badRequest } from '../core/request-errors.js';
+import type { Runtime } from '../runtime/runtime.js';
+import { authRoutes } from './auth-routes.js';
+import { errorResponse } from './error-body.js';
+import { badBody, routeNotFound, starting } from './errors.js';
+import { listen, type Listener } from './listener.js';
+import { registerReflection } from './reflection-service.js';
+import { restPlugin } from './rest/rest-plugin.js';
+import { guard } from './rpc-guard.js';
+import { allServices } from './services.js';
+
+export interface ApiListenerOptions {
+  host: string;
+  port: number;
+  logger: Logger;
+  /** Largest accepted request body, in bytes. */
+  bodyLimit?: number;
+}
+
+type RawHandler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
+
+/** The structured UNAVAILABLE answered while the server starts. */
+export function startingResponse(pathname: string): { status: number; headers: Record<string, string>; body: string } {
+  const { status, body, headers } = errorResponse(starting(errorDomainOfPath(pathname)), errorDomainOfPath(pathname));
+  return { status, headers: { ...headers, 'content-type': 'application/json', 'retry-after': String(RETRY_AFTER_SECONDS) }, body: JSON.stringify(body) };
+}
+
+export class ApiListener {
+  private app?: FastifyInstance;
+  private handler?: RawHandler;
+
+  private constructor(
+    private readonly opts: ApiListenerOptions,
+    private readonly h1: http.Server,
+    private readonly listener: Listener,
+  ) {}
+
+  static async bind(opts: ApiListenerOptions): Promise<ApiListener> {
+    const h1 = http.createServer({ requestTimeout: 60_000, headersTimeout: 20_000 });
+    let self: ApiListener | undefined;
+    const route: RawHandler = (req, res) => {
+      if (self?.handler) return self.handler(req, res);
+      const r = startingResponse(new URL(req.url ?? '/', 'http://berth.invalid').pathname);
+      res.writeHead(r.status, r.headers);
+      res.end(r.body);
+    };
+    h1.on('request', route);
+    self = new ApiListener(opts, h1, await listen(h1, route as never, opts.host, opts.port));
+    return self;
+  }
+
+  /** Where this process listens. */
+  get url(): string {
+    const host = this.opts.host.includes(':') ? `[${this.opts.host}]` : this.opts.host;
+    return `http://${host}:${this.listener.address.port}`;
+  }
+
+  /** Serves the runtime's services, discovery, token exchange and health; until then requests get 503. */
+  async attach(runtime: Runtime): Promise<void> {
+    const bodyLimit = this.opts.bodyLimit ?? 2 * 1024 * 1024;
+    const logger = this.opts.logger;
+    let fastifyHandler: RawHandler | undefined;
+    const app = Fastify({
+      logger: false,
+      bodyLimit,
+      // Fastify answers a URL it cannot decode itself, before any handler: same structured body.
+      frameworkErrors: (err, request, reply) => {
+        const domain = errorDomainOfPath(request.url.split('?')[0]);
+        const { status, body } = errorResponse(badRequest(domain, [{ field: 'path', description: err.message.slice(0, 200) }]), domain);
+        void (reply as FastifyReply).code(status).header('content-type', 'application/json').send(JSON.stringify(body));
+      },
+      serverFactory: (handler) => {
+        fastifyHandler = handler as RawHandler; // handed requests only once the app is ready
+        return this.h1;
+      },
+    });
+    const guardDeps = { authenticator: runtime.authenticator([runtime.url]), logger };
+    const services = allServices(runtime.services).map((s) => ({ service: s.service, impl: guard(s.service, s.impl, guardDeps, s.preflights) }));
+    await app.register(fastifyConnectPlugin, {
+      routes: (router) => {
+        for (const s of services) router.service(s.service, s.impl);
+        registerReflection(router, services.map((s) => s.service), reflectionRegistry(services.map((s) => s.service.file)));
+      },
+      grpc: true,
+      grpcWeb: true,
+      connect: true,
+      readMaxBytes: bodyLimit,
+      shutdownTimeoutMs: 10_000,
+    });
+    await app.register(restPlugin, { services, bodyLimit, logger });
+    const exchange = { store: runtime.store, identities: runtime.identities, issuer: runtime.issuer, allowedAudiences: [runtime.url], externalIssuers: runtime.externalIssuers };
+    await app.register(authRoutes, { issuer: runtime.issuer, exchange, logger });
+    app.get('/healthz', async (_req, reply) => {
+      // Unauthenticated: the cause of a failure goes to the log, never to the caller.
+      try {
+        await runtime.store.db.selectFrom('settings').select('key').limit(1).execute();
+        return reply.send({ status: 'ok' });
+      } catch (err) {
+        logger.warn({ err }, 'health check failed');
+        return reply.code(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send({ status: 'unavailable' });
+      }
+    });
+    // Any other path, under any prefix or none: the structured 404, never the framework's own body.
+    app.setNotFoundHandler((request, reply) => {
+      const path = request.url.split('?')[0];
+      const { status, body } = errorResponse(routeNotFound(errorDomainOfPath(path), request.method, path), errorDomainOfPath(path));
+      return reply.code(status).header('content-type', 'application/json').send(JSON.stringify(body));
+    });
+    app.setErrorHandler((err: { code?: string }, request, reply) => {
+      const path = request.url.split('?')[0];
+      const domain = errorDomainOfPath(path);
+      const cause = err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? badBody(domain, `the request body exceeds ${bodyLimit} bytes`) : err.code?.startsWith('FST_ERR_CTP') ? badBody(domain, 'the request body could not be read') : err;
+      if (cause === err) logger.error({ err, path }, 'request failed');
+      const { status, body, headers } = errorResponse(cause, domain);
+      return reply.code(status).headers(headers).header('content-type', 'application/json').send(JSON.stringify(body));
+    });
+    await app.ready();
+    this.app = app;
+    this.handler = fastifyHandler;
+  }
+
+  /** Stops accepting, lets in-flight requests finish (up to graceMs), then closes. */
+  async close(graceMs: number): Promise<void> {
+    await this.listener.close(graceMs);
+    await this.app?.close().catch(() => undefined);
+  }
+}
+
+/** Every file the services' descriptors need, for reflection. */
+function reflectionRegistry(roots: readonly DescFile[]) {
+  const files = new Map<string, DescFile>();
+  const add = (f: DescFile): void => {
+    if (files.has(f.name)) return;
+    files.set(f.name, f);
+    f.dependencies.forEach(add);
+  };
+  roots.forEach(add);
+  return createRegistry(...files.values());
+}
