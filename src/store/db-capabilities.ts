@@ -1,7 +1,13 @@
 // What the running database can do, in one place: the only code that knows
 // SQLite from PostgreSQL. Migrations and queries ask this object instead of
 // comparing dialect names.
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+
+/** A foreign key pointing at a table: the referencing table and column. */
+export interface Reference {
+  tbl: string;
+  col: string;
+}
 
 export interface DatabaseCapabilities {
   readonly kind: 'sqlite' | 'postgres';
@@ -23,6 +29,12 @@ export interface DatabaseCapabilities {
   readonly serialType: 'bigserial' | 'integer';
   /** Whether that key also needs AUTOINCREMENT (SQLite, so ids are never reused). */
   readonly serialNeedsAutoIncrement: boolean;
+  /** Once per database: what version triggers call (PostgreSQL: a trigger function). */
+  createVersionFunction(db: Kysely<unknown>): Promise<void>;
+  /** Triggers bumping `table`'s row in table_versions after every write to it. */
+  createVersionTriggers(db: Kysely<unknown>, table: string): Promise<void>;
+  /** Foreign keys onto `table` whose ON DELETE forbids deleting a referenced row (RESTRICT / NO ACTION). */
+  restrictingReferences(db: Kysely<unknown>, table: string): Promise<Reference[]>;
 }
 
 export const SQLITE: DatabaseCapabilities = {
@@ -36,6 +48,20 @@ export const SQLITE: DatabaseCapabilities = {
   keyText: () => sql`text`, // SQLite's default BINARY collation already compares bytes
   serialType: 'integer',
   serialNeedsAutoIncrement: true,
+  createVersionFunction: async () => undefined, // SQLite triggers carry their own body
+  async createVersionTriggers(db, table) {
+    for (const op of ['insert', 'update', 'delete']) {
+      await sql`create trigger ${sql.raw(`${table}_version_${op}`)} after ${sql.raw(op)} on ${sql.table(table)}
+        begin update table_versions set version = version + 1 where table_name = ${sql.lit(table)}; end`.execute(db);
+    }
+  },
+  async restrictingReferences(db, table) {
+    const r = await sql<Reference>`select m.name as tbl, f."from" as col
+      from sqlite_master m join pragma_foreign_key_list(m.name) f
+      where m.type = 'table' and f."table" = ${table} and upper(f.on_delete) in ('RESTRICT', 'NO ACTION')
+      order by m.name`.execute(db);
+    return r.rows;
+  },
 };
 
 export const POSTGRES: DatabaseCapabilities = {
@@ -49,4 +75,25 @@ export const POSTGRES: DatabaseCapabilities = {
   keyText: () => sql`text collate "C"`,
   serialType: 'bigserial',
   serialNeedsAutoIncrement: false,
+  async createVersionFunction(db) {
+    await sql`create function berth_bump_table_version() returns trigger language plpgsql as $$
+      begin
+        update table_versions set version = version + 1 where table_name = TG_TABLE_NAME;
+        return null;
+      end $$`.execute(db);
+  },
+  async createVersionTriggers(db, table) {
+    // One bump per statement, not per row.
+    await sql`create trigger ${sql.raw(`${table}_version`)} after insert or update or delete on ${sql.table(table)}
+      for each statement execute function berth_bump_table_version()`.execute(db);
+  },
+  async restrictingReferences(db, table) {
+    const r = await sql<Reference>`select cl.relname as tbl, a.attname as col
+      from pg_constraint c
+      join pg_class cl on cl.oid = c.conrelid
+      join pg_attribute a on a.attrelid = c.conrelid and a.attnum = c.conkey[1]
+      where c.contype = 'f' and c.confrelid = ${table}::regclass and c.confdeltype in ('r', 'a')
+      order by cl.relname`.execute(db);
+    return r.rows;
+  },
 };

@@ -29,6 +29,19 @@ describe('auth depends on IAM through an interface', () => {
   });
 });
 
+describe('database differences in one place', () => {
+  it('only src/store/db-capabilities.ts tells SQLite from PostgreSQL', () => {
+    const offenders: string[] = [];
+    for (const file of [...sources(SRC), ...sources(join(SRC, 'store'))]) {
+      if (file.endsWith('db-capabilities.ts')) continue;
+      readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
+        if (/\bcaps\.kind\b|dialect\s*===|['"](postgres|sqlite)['"]\s*[=!]==|[=!]==\s*['"](postgres|sqlite)['"]/.test(line)) offenders.push(`${relative(SRC, file)}:${i + 1}: ${line.trim()}`);
+      });
+    }
+    assert.deepEqual(offenders, []);
+  });
+});
+
 describe('one write path', () => {
   it('no domain code opens a transaction or writes outside transact()', () => {
     const offenders: string[] = [];

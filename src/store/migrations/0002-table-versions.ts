@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { DatabaseCapabilities } from '../db-capabilities.js';
 import { versionTable } from '../versioned-table.js';
 
@@ -13,12 +13,6 @@ export async function up(db: Kysely<unknown>, caps: DatabaseCapabilities): Promi
     .addColumn('table_name', caps.keyText(), (c) => c.primaryKey())
     .addColumn('version', 'bigint', (c) => c.notNull().defaultTo(0))
     .execute();
-  if (caps.kind === 'postgres') {
-    await sql`create function berth_bump_table_version() returns trigger language plpgsql as $$
-      begin
-        update table_versions set version = version + 1 where table_name = TG_TABLE_NAME;
-        return null;
-      end $$`.execute(db);
-  }
+  await caps.createVersionFunction(db);
   for (const t of FIRST_TABLES) await versionTable(db, caps, t);
 }
