@@ -1,6 +1,8 @@
-// Every gate but the tests: proto lint, regenerate-and-diff of src/gen, and
-// the strict type check. `npm run check && npm test` is the full set.
+// Every gate but the behaviour tests: proto lint, regenerate-and-diff of
+// src/gen, the strict type check (build), lint and format (Biome), and the
+// structure and docs drift tests. `npm run check && npm test` is the full set.
 import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -21,4 +23,7 @@ step('buf lint', join(bin, 'buf'), ['lint']);
 step('buf generate', join(bin, 'buf'), ['generate']);
 step('generated code is committed', 'git', ['diff', '--exit-code', '--stat', '--', 'src/gen']);
 step('tsc (strict)', process.execPath, [join(root, 'scripts', 'build.js')]);
+step('lint and format (biome check; fix with npx biome check --write)', join(bin, 'biome'), ['check', '--error-on-warnings']);
+const gates = ['docs', 'structure'].flatMap((d) => readdirSync(join(root, 'dist', 'test', d)).filter((f) => f.endsWith('.test.js')).map((f) => join(root, 'dist', 'test', d, f)));
+step('docs and structure drift tests', join(bin, 'node'), ['--test', ...gates]);
 console.log('check: all gates passed');
