@@ -1,7 +1,7 @@
 // Builds a running Berth API server: store, issuer, first start, then one
 // Fastify app serving gRPC, gRPC-Web and Connect (Connect-ES) and REST/JSON
 // (the transcoder) through the same guarded implementations, on one port.
-import http from 'node:http';
+import type http from 'node:http';
 import { createRegistry, type DescFile } from '@bufbuild/protobuf';
 import { fastifyConnectPlugin } from '@connectrpc/connect-fastify';
 import Fastify from 'fastify';
@@ -14,6 +14,7 @@ import { sharedSecret } from '../store/settings-store.js';
 import { CountCache } from '../store/count-cache.js';
 import { openStore, type Store } from '../store/store.js';
 import { authRoutes } from './auth-routes.js';
+import { DEFAULT_LIMITS, http1Server, type ConnectionLimits } from './connection-limits.js';
 import { listen, type Listener } from './listener.js';
 import { registerReflection } from './reflection-service.js';
 import { restPlugin } from './rest/rest-plugin.js';
@@ -30,6 +31,8 @@ export interface ServeOptions {
   logger: Logger;
   /** Largest accepted request body, in bytes. */
   bodyLimit?: number;
+  /** Connection count and timeouts; DEFAULT_LIMITS when absent. */
+  limits?: ConnectionLimits;
 }
 
 export interface RunningServer {
@@ -47,6 +50,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   let listener: Listener | undefined;
   try {
     const bodyLimit = opts.bodyLimit ?? 2 * 1024 * 1024;
+    const limits = opts.limits ?? DEFAULT_LIMITS;
     let h1!: http.Server;
     let fastifyHandler!: http.RequestListener;
     const app = Fastify({
@@ -54,7 +58,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       bodyLimit,
       serverFactory: (handler) => {
         fastifyHandler = handler;
-        h1 = http.createServer({ requestTimeout: 60_000, headersTimeout: 20_000 });
+        h1 = http1Server(limits);
         return h1;
       },
     });
@@ -67,7 +71,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       res.end('{"code":14,"message":"Unavailable: starting","details":[]}');
     };
     h1.on('request', route);
-    listener = await listen(h1, route as never, opts.host, opts.port);
+    listener = await listen(h1, route as never, opts.host, opts.port, limits);
     const listenUrl = `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${listener.address.port}`;
     const url = (opts.publicUrl ?? listenUrl).replace(/\/$/, '');
     const issuer = await Issuer.open(store, url);
