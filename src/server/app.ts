@@ -14,6 +14,7 @@ import { sharedSecret } from '../store/settings-store.js';
 import { CountCache } from '../store/count-cache.js';
 import { openStore, type Store } from '../store/store.js';
 import { authRoutes } from './auth-routes.js';
+import { answerDecodeFailuresAsInvalidArgument } from './decode-failures.js';
 import { DEFAULT_LIMITS, http1Server, type ConnectionLimits } from './connection-limits.js';
 import { listen, type Listener } from './listener.js';
 import { registerReflection } from './reflection-service.js';
@@ -95,6 +96,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       routes: (router) => {
         for (const s of services) router.service(s.service, s.impl);
         registerReflection(router, services.map((s) => s.service), registry);
+        answerDecodeFailuresAsInvalidArgument(router);
       },
       grpc: true,
       grpcWeb: true,
