@@ -14,9 +14,11 @@ import { sharedSecret } from '../store/settings-store.js';
 import { CountCache } from '../store/count-cache.js';
 import { openStore, type Store } from '../store/store.js';
 import { authRoutes } from './auth-routes.js';
+import { answerClientError } from './client-errors.js';
 import { answerDecodeFailuresAsInvalidArgument } from './decode-failures.js';
 import { DEFAULT_LIMITS, http1Server, type ConnectionLimits } from './connection-limits.js';
 import { listen, type Listener } from './listener.js';
+import { discardUnreadBody } from './unread-body.js';
 import { registerReflection } from './reflection-service.js';
 import { restPlugin } from './rest/rest-plugin.js';
 import { allServices } from './services.js';
@@ -57,6 +59,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     const app = Fastify({
       logger: false,
       bodyLimit,
+      clientErrorHandler: answerClientError,
       serverFactory: (handler) => {
         fastifyHandler = handler;
         h1 = http1Server(limits);
@@ -67,6 +70,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     // that arrive before the routes are ready get 503.
     let ready = false;
     const route = (req: http.IncomingMessage, res: http.ServerResponse) => {
+      discardUnreadBody(req, res);
       if (ready) return fastifyHandler(req, res);
       res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' });
       res.end('{"code":14,"message":"Unavailable: starting","details":[]}');

@@ -152,6 +152,46 @@ describe('idle and slow connections', () => {
   });
 });
 
+describe('answers given before the whole request arrived', () => {
+  let berth: Berth;
+  useBerth((b) => {
+    berth = b;
+  });
+
+  it('leave an HTTP/1.1 connection usable for the next request', async () => {
+    const c = await open(berth.url);
+    // A gRPC-Web message that claims to be larger than any allowed: answered at once, its body unread.
+    const body = Buffer.alloc(5 + 300_000, 0x61);
+    body[0] = 0;
+    body.writeUInt32BE(0x7fffffff, 1);
+    c.socket.write(`POST /berth.ping.v2.PingService/Ping HTTP/1.1\r\nHost: berth\r\nContent-Type: application/grpc-web+proto\r\nContent-Length: ${body.length}\r\n\r\n`);
+    c.socket.write(body);
+    c.socket.write('GET /healthz HTTP/1.1\r\nHost: berth\r\n\r\n');
+    for (let t = 0; t < 100 && !c.received().includes('"ok"'); t++) await new Promise((r) => setTimeout(r, 50));
+    c.socket.destroy();
+    assert.match(c.received(), /grpc-status: 8/, 'the oversized message is refused');
+    assert.match(c.received(), /\{"status":"ok"\}/, 'the next request on the connection is answered');
+  });
+
+  it('let a client still sending a large body read the answer to its oversized headers', async () => {
+    const body = JSON.stringify({ name: 'x'.repeat(2_200_000) });
+    const statuses = await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        const seen: string[] = [];
+        for (let i = 0; i < 15; i++) {
+          const r = await fetch(`${berth.url}/registry/v2/repos/x?q=${'q'.repeat(20_000)}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then(
+            async (res) => `${res.status} ${res.headers.get('connection')} ${((await res.json()) as { code: number }).code}`,
+            (err: Error) => `no answer: ${String(err.cause ?? err)}`,
+          );
+          seen.push(r);
+        }
+        return seen;
+      }),
+    );
+    assert.deepEqual([...new Set(statuses.flat())], ['431 close 3']);
+  });
+});
+
 describe('--max-connections', () => {
   it('refuses connections beyond the limit and accepts again once some close', async () => {
     const berth = await startBerth({ extraArgs: ['--max-connections', '5'] });
