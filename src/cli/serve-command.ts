@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import pino from 'pino';
 import { startServer } from '../server/app.js';
 import { dataDirWarning } from '../store/private-files.js';
+import { DEFAULT_LIMITS, type ConnectionLimits } from '../server/connection-limits.js';
 import { describeDatabase } from '../store/store.js';
 import type { OrgCreationPolicy } from '../runtime/service-deps.js';
 
@@ -21,6 +22,31 @@ function parseOrgCreation(value: string): OrgCreationPolicy {
   return value as OrgCreationPolicy;
 }
 
+/** "30s", "500ms", "2m" or a bare number of seconds, as milliseconds. */
+function parseDuration(flag: string, value: string): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(value.trim());
+  const ms = m ? Number(m[1]) * (m[2] === 'ms' ? 1 : m[2] === 'm' ? 60_000 : 1000) : NaN;
+  if (!(ms >= 1 && ms <= 3_600_000)) throw new Error(`${flag} must be a duration between 1ms and 1h such as 30s or 500ms, got ${JSON.stringify(value)}`);
+  return Math.round(ms);
+}
+
+function parseLimits(o: { maxConnections: string; idleTimeout: string; headersTimeout: string; requestTimeout: string }): ConnectionLimits {
+  const maxConnections = Number(o.maxConnections);
+  if (!Number.isInteger(maxConnections) || maxConnections < 1 || maxConnections > 1_000_000) {
+    throw new Error(`--max-connections must be a whole number from 1 to 1000000, got ${JSON.stringify(o.maxConnections)}`);
+  }
+  const limits = {
+    maxConnections,
+    idleTimeoutMs: parseDuration('--idle-timeout', o.idleTimeout),
+    headersTimeoutMs: parseDuration('--headers-timeout', o.headersTimeout),
+    requestTimeoutMs: parseDuration('--request-timeout', o.requestTimeout),
+  };
+  if (limits.headersTimeoutMs > limits.requestTimeoutMs) throw new Error('--headers-timeout must not be longer than --request-timeout');
+  return limits;
+}
+
+const seconds = (ms: number) => `${ms / 1000}s`;
+
 export function serveCommand(program: Command): void {
   program
     .command('serve')
@@ -34,6 +60,10 @@ export function serveCommand(program: Command): void {
     .option('--secrets-key-file <file>', 'file holding the key (32+ random characters) that encrypts private keys in the database; or BERTH_SECRETS_KEY')
     .option('--log-level <level>', 'fatal, error, warn, info, debug', 'info')
     .option('--allow-insecure-issuers', 'let claimMatch issuer patterns match plain-http loopback issuers (local testing only)', false)
+    .option('--max-connections <n>', 'most open connections; further ones are closed at once', String(DEFAULT_LIMITS.maxConnections))
+    .option('--idle-timeout <duration>', 'close a connection (or HTTP/2 stream) that sends and receives nothing this long', seconds(DEFAULT_LIMITS.idleTimeoutMs))
+    .option('--headers-timeout <duration>', 'close a connection whose request headers (HTTP/2: SETTINGS) take longer', seconds(DEFAULT_LIMITS.headersTimeoutMs))
+    .option('--request-timeout <duration>', 'close a connection (HTTP/2: stream) whose whole request takes longer', seconds(DEFAULT_LIMITS.requestTimeoutMs))
     .addHelpText(
       'after',
       `
@@ -45,15 +75,16 @@ Several instances may share one PostgreSQL database; give them the same
 --public-url so tokens and page tokens from one are accepted by all (and the
 same secrets key, when one is given).`,
     )
-    .action(async (o: { listen: string; data: string; database?: string; publicUrl?: string; org: string; allowOrgCreation: string; logLevel: string; secretsKeyFile?: string; allowInsecureIssuers: boolean }) => {
+    .action(async (o: { listen: string; data: string; database?: string; publicUrl?: string; org: string; allowOrgCreation: string; logLevel: string; secretsKeyFile?: string; allowInsecureIssuers: boolean; maxConnections: string; idleTimeout: string; headersTimeout: string; requestTimeout: string }) => {
       const orgCreation = parseOrgCreation(o.allowOrgCreation);
       const logger = pino({ level: o.logLevel, redact: ['req.headers.authorization', '*.token', '*.privateKey'] });
       const { host, port } = parseListen(o.listen);
+      const limits = parseLimits(o);
       const databaseUrl = o.database ?? process.env.BERTH_DATABASE_URL;
       const secretsKey = o.secretsKeyFile !== undefined ? readFileSync(o.secretsKeyFile, 'utf8') : process.env.BERTH_SECRETS_KEY || undefined;
       const warning = dataDirWarning(o.data);
       if (warning) process.stderr.write(`warning: ${warning}\n`);
-      const server = await startServer({ host, port, dataDir: o.data, databaseUrl, publicUrl: o.publicUrl, org: o.org, orgCreation, logger, secretsKey, allowInsecureIssuers: o.allowInsecureIssuers });
+      const server = await startServer({ host, port, dataDir: o.data, databaseUrl, publicUrl: o.publicUrl, org: o.org, orgCreation, logger, secretsKey, allowInsecureIssuers: o.allowInsecureIssuers, limits });
       logger.info({ url: server.url, database: describeDatabase({ databaseUrl, dataDir: o.data }) }, 'berth is serving');
       process.stdout.write(`berth is serving at ${server.listenUrl} (public URL ${server.url}; database: ${describeDatabase({ databaseUrl, dataDir: o.data })})\n`);
       const fs = server.firstStart;

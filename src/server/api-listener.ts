@@ -14,7 +14,11 @@ import type { Runtime } from '../runtime/runtime.js';
 import { authRoutes } from './auth-routes.js';
 import { errorResponse } from './error-body.js';
 import { badBody, routeNotFound, starting } from './errors.js';
+import { answerClientError } from './client-errors.js';
+import { DEFAULT_LIMITS, http1Server, type ConnectionLimits } from './connection-limits.js';
+import { answerDecodeFailuresAsInvalidArgument } from './decode-failures.js';
 import { listen, type Listener } from './listener.js';
+import { discardUnreadBody } from './unread-body.js';
 import { registerReflection } from './reflection-service.js';
 import { restPlugin } from './rest/rest-plugin.js';
 import { guard } from './rpc-guard.js';
@@ -24,6 +28,8 @@ export interface ApiListenerOptions {
   host: string;
   port: number;
   logger: Logger;
+  /** Connection count and timeouts; DEFAULT_LIMITS when absent. */
+  limits?: ConnectionLimits;
   /** Largest accepted request body, in bytes. */
   bodyLimit?: number;
 }
@@ -47,16 +53,18 @@ export class ApiListener {
   ) {}
 
   static async bind(opts: ApiListenerOptions): Promise<ApiListener> {
-    const h1 = http.createServer({ requestTimeout: 60_000, headersTimeout: 20_000 });
+    const limits = opts.limits ?? DEFAULT_LIMITS;
+    const h1 = http1Server(limits);
     let self: ApiListener | undefined;
     const route: RawHandler = (req, res) => {
+      discardUnreadBody(req, res);
       if (self?.handler) return self.handler(req, res);
       const r = startingResponse(new URL(req.url ?? '/', 'http://berth.invalid').pathname);
       res.writeHead(r.status, r.headers);
       res.end(r.body);
     };
     h1.on('request', route);
-    self = new ApiListener(opts, h1, await listen(h1, route as never, opts.host, opts.port));
+    self = new ApiListener(opts, h1, await listen(h1, route as never, opts.host, opts.port, limits));
     return self;
   }
 
@@ -74,6 +82,7 @@ export class ApiListener {
     const app = Fastify({
       logger: false,
       bodyLimit,
+      clientErrorHandler: answerClientError,
       // Fastify answers a URL it cannot decode itself, before any handler: same structured body.
       frameworkErrors: (err, request, reply) => {
         const domain = errorDomainOfPath(request.url.split('?')[0]);
@@ -91,6 +100,7 @@ export class ApiListener {
       routes: (router) => {
         for (const s of services) router.service(s.service, s.impl);
         registerReflection(router, services.map((s) => s.service), reflectionRegistry(services.map((s) => s.service.file)));
+        answerDecodeFailuresAsInvalidArgument(router);
       },
       grpc: true,
       grpcWeb: true,

@@ -7,6 +7,7 @@ import { Runtime } from '../runtime/runtime.js';
 import type { OrgCreationPolicy } from '../runtime/service-deps.js';
 import { openStore, type Store } from '../store/store.js';
 import { ApiListener } from './api-listener.js';
+import type { ConnectionLimits } from './connection-limits.js';
 
 export interface ServeOptions {
   host: string;
@@ -25,6 +26,8 @@ export interface ServeOptions {
   secretsKey?: string;
   /** Plain-http OIDC discovery for loopback issuers matched by a claimMatch issuer pattern (tests, local development). */
   allowInsecureIssuers?: boolean;
+  /** Connection count and timeouts; DEFAULT_LIMITS when absent. */
+  limits?: ConnectionLimits;
 }
 
 export interface RunningServer {
@@ -44,7 +47,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   let api: ApiListener | undefined;
   let runtime: Runtime | undefined;
   try {
-    api = await ApiListener.bind({ host: opts.host, port: opts.port, logger: opts.logger, bodyLimit: opts.bodyLimit });
+    api = await ApiListener.bind({ host: opts.host, port: opts.port, logger: opts.logger, bodyLimit: opts.bodyLimit, limits: opts.limits });
     const url = (opts.publicUrl ?? api.url).replace(/\/$/, '');
     runtime = await Runtime.start(store, { url, org: opts.org, dataDir: opts.dataDir, logger: opts.logger, orgCreation: opts.orgCreation, secretsKey: opts.secretsKey, allowInsecureIssuers: opts.allowInsecureIssuers });
     await api.attach(runtime);

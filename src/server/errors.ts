@@ -14,7 +14,7 @@ export const methodNotAllowed = defineError(
   (domain: string, method: string, allowed: readonly string[]) => unimplemented(domain, `${method} is not supported on this path; use ${allowed.join(', ')}`),
 );
 export const badBody = defineError(
-  { domain: 'any', name: 'badBody', code: Code.InvalidArgument, detail: 'BadRequest', when: 'the body is not JSON, not an object, larger than the limit, or unreadable' },
+  { domain: 'any', name: 'badBody', code: Code.InvalidArgument, detail: 'BadRequest', when: 'the body is not JSON, not an object, larger than the limit or unreadable; a gRPC/Connect message that does not decode or decompress, or a unary call with no message or two' },
   (domain: string, description: string) => invalidArgument(domain, [{ field: 'body', description }]),
 );
 export const starting = defineError(

@@ -1,9 +1,10 @@
 // One cleartext port for every protocol: connections that open with the HTTP/2
 // preface go to an HTTP/2 server (gRPC, and h2c clients), all others to an
 // HTTP/1.1 server (REST, Connect, gRPC-Web). Both hand requests to one handler.
-import http from 'node:http';
-import http2 from 'node:http2';
+import type http from 'node:http';
+import type http2 from 'node:http2';
 import net from 'node:net';
+import { http2Server, type ConnectionLimits } from './connection-limits.js';
 
 const PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n');
 
@@ -15,28 +16,51 @@ export interface Listener {
   close(graceMs: number): Promise<void>;
 }
 
-export async function listen(h1: http.Server, handler: Handler, host: string, port: number): Promise<Listener> {
-  const h2 = http2.createServer({ maxSessionMemory: 64 }, handler as never);
+/** `h1` is made by http1Server with the same limits. */
+export async function listen(h1: http.Server, handler: Handler, host: string, port: number, limits: ConnectionLimits): Promise<Listener> {
+  const h2 = http2Server(limits, handler as never);
   const sessions = new Set<http2.ServerHttp2Session>();
   h2.on('session', (s) => {
     sessions.add(s);
     s.on('close', () => sessions.delete(s));
   });
+  // The HTTP/1.1 server never listens itself (it is handed sockets), and Node
+  // starts the check that enforces headersTimeout and requestTimeout, and
+  // tracks the idle connections closeIdleConnections() closes, on 'listening'.
+  h1.emit('listening');
+
   const sockets = new Set<net.Socket>();
-  const server = net.createServer({ pauseOnConnect: false }, (socket) => {
+  const sniffing = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
     sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    socket.once('readable', function sniff() {
-      const head: Buffer | null = socket.read(PREFACE.length) ?? socket.read();
-      if (head === null) {
-        socket.once('readable', sniff);
-        return;
-      }
+    sniffing.add(socket);
+    socket.on('close', () => {
+      sockets.delete(socket);
+      sniffing.delete(socket);
+    });
+    // Until the protocol is known only this listener bounds the socket: a
+    // silent client is idle, a trickling one runs out of headers time.
+    const giveUp = () => socket.destroy();
+    socket.setTimeout(limits.idleTimeoutMs, giveUp);
+    const deadline = setTimeout(giveUp, limits.headersTimeoutMs).unref();
+    let head: Buffer = Buffer.alloc(0);
+    socket.on('readable', function sniff() {
+      let chunk: Buffer | null;
+      while ((chunk = socket.read() as Buffer | null) !== null) head = head.length === 0 ? chunk : Buffer.concat([head, chunk]);
+      const n = Math.min(head.length, PREFACE.length);
+      const isH2 = n > 0 && head.subarray(0, n).equals(PREFACE.subarray(0, n));
+      if (head.length === 0 || (isH2 && n < PREFACE.length)) return; // not yet known
+      socket.off('readable', sniff);
+      socket.setTimeout(0);
+      socket.off('timeout', giveUp);
+      clearTimeout(deadline);
+      sniffing.delete(socket);
       socket.unshift(head);
-      const isH2 = head.length >= 3 && PREFACE.subarray(0, Math.min(head.length, PREFACE.length)).equals(head.subarray(0, Math.min(head.length, PREFACE.length)));
       (isH2 ? h2 : h1).emit('connection', socket);
     });
   });
+  // Connections beyond the limit are closed as soon as they are accepted.
+  server.maxConnections = limits.maxConnections;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());
@@ -45,6 +69,7 @@ export async function listen(h1: http.Server, handler: Handler, host: string, po
     address: server.address() as net.AddressInfo,
     async close(graceMs: number) {
       const stopped = new Promise<void>((r) => server.close(() => r()));
+      for (const s of sniffing) s.destroy();
       for (const s of sessions) s.close();
       h1.closeIdleConnections();
       const drained = new Promise<void>((resolve) => {

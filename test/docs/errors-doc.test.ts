@@ -41,7 +41,7 @@ describe('docs/errors.md', () => {
       const rel = relative(join(ROOT, 'src'), file);
       if (/(^|\/)([\w-]+-)?errors\.ts$/.test(rel) || rel === 'core/api-error.ts') continue;
       readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
-        if (/\b(invalidArgument|notFound|alreadyExists|failedPrecondition|permissionDenied|unauthenticated|unimplemented|unavailable|internalError)\(/.test(line) || /new ConnectError\(/.test(line)) {
+        if (/\b(invalidArgument|notFound|alreadyExists|failedPrecondition|permissionDenied|unauthenticated|unimplemented|unavailable|internalError)\(/.test(line) || /\b(throw|return)\s+new ConnectError\(/.test(line)) {
           offenders.push(`${rel}:${i + 1}: ${line.trim()}`);
         }
       });
