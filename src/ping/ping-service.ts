@@ -1,5 +1,5 @@
 import type { ServiceImpl } from '@connectrpc/connect';
-import { PingService } from '../gen/berth/ping/v2/ping_pb.js';
+import type { PingService } from '../gen/berth/ping/v2/ping_pb.js';
 
 export function pingService(): ServiceImpl<typeof PingService> {
   return {

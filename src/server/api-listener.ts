@@ -2,7 +2,7 @@
 // and Connect, through the same guarded implementations. It binds before the
 // runtime exists (so the default public URL carries the real port) and answers
 // the structured UNAVAILABLE until a runtime is attached.
-import http from 'node:http';
+import type http from 'node:http';
 import { createRegistry, type DescFile } from '@bufbuild/protobuf';
 import { fastifyConnectPlugin } from '@connectrpc/connect-fastify';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';

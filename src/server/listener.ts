@@ -45,8 +45,9 @@ export async function listen(h1: http.Server, handler: Handler, host: string, po
     const deadline = setTimeout(giveUp, limits.headersTimeoutMs).unref();
     let head: Buffer = Buffer.alloc(0);
     socket.on('readable', function sniff() {
-      let chunk: Buffer | null;
-      while ((chunk = socket.read() as Buffer | null) !== null) head = head.length === 0 ? chunk : Buffer.concat([head, chunk]);
+      for (let chunk = socket.read() as Buffer | null; chunk !== null; chunk = socket.read() as Buffer | null) {
+        head = head.length === 0 ? chunk : Buffer.concat([head, chunk]);
+      }
       const n = Math.min(head.length, PREFACE.length);
       const isH2 = n > 0 && head.subarray(0, n).equals(PREFACE.subarray(0, n));
       if (head.length === 0 || (isH2 && n < PREFACE.length)) return; // not yet known

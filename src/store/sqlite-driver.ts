@@ -13,7 +13,7 @@
 // and a write answers 503 after WRITE_WAIT_MS, where before both waited the
 // 10 s busy timeout with the event loop blocked and the write answered 500.
 import {
-  CompiledQuery,
+  type CompiledQuery,
   SelectQueryNode,
   SqliteAdapter,
   SqliteIntrospector,

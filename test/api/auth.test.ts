@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { statSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { exportJWK, generateKeyPair, SignJWT, createRemoteJWKSet, jwtVerify } from 'jose';
 import { useBerth, type Berth } from '../harness/berth-process.js';
 import { identityWithRole, rest } from '../harness/api-client.js';

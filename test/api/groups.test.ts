@@ -8,7 +8,7 @@ import { useBerth, type Berth } from '../harness/berth-process.js';
 import { grpcClient, identityWithRole, rest } from '../harness/api-client.js';
 
 const detail = (body: { details: { '@type': string }[] }, type: string) =>
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: error details are read as loose JSON in assertions
   body.details.find((d) => d['@type'] === `type.googleapis.com/google.rpc.${type}`) as any;
 
 describe('iam groups', () => {

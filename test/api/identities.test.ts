@@ -1,7 +1,7 @@
 // Identities over REST and gRPC: CRUD, the contract's name error, relationship
 // validation, list filters and deletion together with role bindings.
 import assert from 'node:assert/strict';
-import { before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { Code, ConnectError } from '@connectrpc/connect';
 import { IdentitiesService } from '../../src/gen/berth/iam/v2/identities_pb.js';
 import { useBerth, type Berth } from '../harness/berth-process.js';

@@ -77,7 +77,7 @@ async function staticIdentity(berth: Berth, token: string) {
 }
 
 const detail = (body: { details: { '@type': string }[] }, type: string) =>
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: error details are read as loose JSON in assertions
   body.details.find((d) => d['@type'] === `type.googleapis.com/google.rpc.${type}`) as any;
 
 // Its own server: on a backtracking engine this case blocks the server for hours.

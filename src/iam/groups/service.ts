@@ -1,5 +1,5 @@
 import type { ServiceImpl } from '@connectrpc/connect';
-import { GroupsService } from '../../gen/berth/iam/v2/groups_pb.js';
+import type { GroupsService } from '../../gen/berth/iam/v2/groups_pb.js';
 import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { createGroup } from './create-group.js';
 import { deleteGroup } from './delete-group.js';

@@ -1,5 +1,5 @@
 import type { ServiceImpl } from '@connectrpc/connect';
-import { IdentitiesService } from '../../gen/berth/iam/v2/identities_pb.js';
+import type { IdentitiesService } from '../../gen/berth/iam/v2/identities_pb.js';
 import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { createIdentity } from './create-identity.js';
 import { deleteIdentity } from './delete-identity.js';

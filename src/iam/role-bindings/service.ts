@@ -1,5 +1,5 @@
 import type { ServiceImpl } from '@connectrpc/connect';
-import { RoleBindingsService } from '../../gen/berth/iam/v2/role_bindings_pb.js';
+import type { RoleBindingsService } from '../../gen/berth/iam/v2/role_bindings_pb.js';
 import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { batchCreateRoleBindings } from './batch-create-bindings.js';
 import { createRoleBinding } from './create-binding.js';

@@ -1,5 +1,5 @@
 import type { ServiceImpl } from '@connectrpc/connect';
-import { RolesService } from '../../gen/berth/iam/v2/roles_pb.js';
+import type { RolesService } from '../../gen/berth/iam/v2/roles_pb.js';
 import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { createRole } from './create-role.js';
 import { deleteRole } from './delete-role.js';

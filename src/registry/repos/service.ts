@@ -1,5 +1,5 @@
 import type { ServiceImpl } from '@connectrpc/connect';
-import { ReposService } from '../../gen/berth/registry/v2/repos_pb.js';
+import type { ReposService } from '../../gen/berth/registry/v2/repos_pb.js';
 import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { createRepo } from './create-repo.js';
 import { deleteRepo } from './delete-repo.js';

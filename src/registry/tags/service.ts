@@ -1,5 +1,5 @@
 import type { ServiceImpl } from '@connectrpc/connect';
-import { TagsService } from '../../gen/berth/registry/v2/tags_pb.js';
+import type { TagsService } from '../../gen/berth/registry/v2/tags_pb.js';
 import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { createTag } from './create-tag.js';
 import { deleteTag } from './delete-tag.js';

@@ -177,7 +177,7 @@ export function buildRequest(
     }
     if (route.body !== '') {
       const f = schema.fields.find((x) => x.name === route.body);
-      if (!f || f.fieldKind !== 'message') throw new Error(`body field ${route.body} of ${schema.typeName} is not a message`);
+      if (f?.fieldKind !== 'message') throw new Error(`body field ${route.body} of ${schema.typeName} is not a message`);
       const inner = create(f.message);
       if (body) {
         try {

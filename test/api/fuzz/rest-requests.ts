@@ -60,11 +60,11 @@ const EXTRA: Array<{ httpMethod: string; path: string }> = [
 const METHODS = ['GET', 'POST', 'PATCH', 'DELETE', 'PUT'];
 
 /** encodeURIComponent, except that a lone surrogate becomes bytes that are not UTF-8. */
-function escape(s: string): string {
+function escapeSegment(s: string): string {
   try {
     return encodeURIComponent(s);
   } catch {
-    return encodeURIComponent(s.replace(/[\ud800-\udfff]/g, '')) + '%ED%A0%80';
+    return `${encodeURIComponent(s.replace(/[\ud800-\udfff]/g, ''))}%ED%A0%80`;
   }
 }
 
@@ -113,7 +113,7 @@ export class RestRequests {
     const uid = this.messages.uid();
     const r = this.r.int(0, 9);
     if (r < 7) return uid.split('/').map(escape).join('/');
-    if (r < 9) return escape(uid);
+    if (r < 9) return escapeSegment(uid);
     return uid.replace(/[?#%]/g, (c) => encodeURIComponent(c));
   }
 
