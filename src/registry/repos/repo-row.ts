@@ -1,5 +1,4 @@
-import { create } from '@bufbuild/protobuf';
-import { RepoSchema, type Repo } from '../../gen/berth/registry/v2/repos_pb.js';
+import type { Repo } from '../../gen/berth/registry/v2/repos_pb.js';
 import { isoToTimestamp } from '../../core/clock.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../store/database.js';
@@ -10,14 +9,17 @@ import { repoNotFound } from '../errors.js';
 export type RepoRow = Omit<ReposTable, 'readme'>;
 export const REPO_COLUMNS = ['uid', 'parent_uid', 'name', 'description', 'create_time', 'update_time'] as const;
 
+// A literal with every field, in field order: what create(RepoSchema, …)
+// returns, without its per-field walk (100 per listed page).
 export function repoFromRow(row: RepoRow): Repo {
-  return create(RepoSchema, {
+  return {
+    $typeName: 'berth.registry.v2.Repo',
     uid: row.uid,
     name: row.name,
     description: row.description,
     createTime: isoToTimestamp(row.create_time),
     updateTime: isoToTimestamp(row.update_time),
-  });
+  };
 }
 
 export async function loadRepoRow(db: Kysely<Database>, uid: string): Promise<RepoRow> {
