@@ -4,6 +4,7 @@
 // small read per request tells whether a cached answer still holds: a deleted
 // identity or a changed binding counts on the very next request, everywhere.
 import type { Store } from '../store/store.js';
+import { readTableVersions, type TableVersions } from '../store/table-versions.js';
 import { Grants } from './grants.js';
 
 const LIMIT = 10_000;
@@ -17,6 +18,8 @@ interface Entry {
 
 export interface AccessState {
   exists: boolean;
+  /** Every table's version as this request read it: other caches (list totals) check against it instead of reading again. */
+  versions: TableVersions;
   grants(): Promise<Grants>;
 }
 
@@ -24,12 +27,8 @@ export class AccessCache {
   private readonly entries = new Map<string, Entry>();
 
   async load(store: Store, identityUid: string): Promise<AccessState> {
-    const versions = await store.db
-      .selectFrom('table_versions')
-      .select(['table_name', 'version'])
-      .where('table_name', 'in', ['identities', 'role_bindings', 'roles'])
-      .execute();
-    const v = (t: string) => String(versions.find((r) => r.table_name === t)?.version ?? '');
+    const versions = await readTableVersions(store.db);
+    const v = (t: string) => versions.get(t) ?? '';
     const identitiesVersion = v('identities');
     const grantsVersion = `${v('role_bindings')},${v('roles')}`;
     let entry = this.entries.get(identityUid);
@@ -41,6 +40,7 @@ export class AccessCache {
     const current = entry;
     return {
       exists: current.exists,
+      versions,
       grants: async () => {
         if (current.grants && current.grantsVersion === grantsVersion) return current.grants;
         current.grants = await Grants.read(store, identityUid);

@@ -23,6 +23,13 @@ export interface DatabaseCapabilities {
   readonly serialType: 'bigserial' | 'integer';
   /** Whether that key also needs AUTOINCREMENT (SQLite, so ids are never reused). */
   readonly serialNeedsAutoIncrement: boolean;
+  /**
+   * A column written so the planner will not search an index on it (SQLite:
+   * +column), for queries that must walk another index and filter; absent
+   * where the planner weighs each condition's selectivity from statistics and
+   * chooses well by itself (PostgreSQL).
+   */
+  readonly unindexed?: (column: string) => RawBuilder<string>;
 }
 
 export const SQLITE: DatabaseCapabilities = {
@@ -36,6 +43,7 @@ export const SQLITE: DatabaseCapabilities = {
   keyText: () => sql`text`, // SQLite's default BINARY collation already compares bytes
   serialType: 'integer',
   serialNeedsAutoIncrement: true,
+  unindexed: (column) => sql<string>`+${sql.ref(column)}`,
 };
 
 export const POSTGRES: DatabaseCapabilities = {

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../store/database.js';
 import type { ReposTable } from '../registry-tables.js';
 import { repoNotFound } from '../errors.js';
+import { runCompiled } from '../../store/compiled-queries.js';
 
 /** A repo as responses show it: the readme (up to 1 MiB) has its own RPC. */
 export type RepoRow = Omit<ReposTable, 'readme'>;
@@ -23,7 +24,7 @@ export function repoFromRow(row: RepoRow): Repo {
 }
 
 export async function loadRepoRow(db: Kysely<Database>, uid: string): Promise<RepoRow> {
-  const row = await db.selectFrom('repos').select(REPO_COLUMNS).where('uid', '=', uid).executeTakeFirst();
+  const [row] = await runCompiled<RepoRow>(db, 'repo by uid', [uid], ([u]) => db.selectFrom('repos').select(REPO_COLUMNS).where('uid', '=', u as string));
   if (!row) throw repoNotFound(uid);
   return row;
 }
