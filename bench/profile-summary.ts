@@ -31,12 +31,12 @@ const PARTS: Array<[string, RegExp]> = [
   ['page token + fingerprint', /\/src\/core\/(page-token|list-params)\./],
   ['list engine (src/list)', /\/src\/list\//],
   ['database driver (node:sqlite / pg)', /\/src\/store\/(sqlite|postgres)|node_modules\/(pg|pg-protocol|pg-pool|pg-types|postgres-[a-z]+)\//],
-  ['Kysely (build + compile)', /node_modules\/kysely\//],
+  ['Kysely (build, compile, executor) + compiled queries', /node_modules\/kysely\/|\/src\/store\/(compiled-queries|table-versions)\./],
   ['auth (token, access, grants)', /\/src\/auth\/|node_modules\/jose\//],
   ['REST routing + request message', /\/src\/server\/rest\/(route-table|path-template|request-message)\./],
   ['REST handler', /\/src\/server\/rest\/rest-plugin\./],
-  ['Connect context', /node_modules\/@connectrpc\//],
-  ['HTTP (Fastify, node:http, net)', /node_modules\/(fastify|find-my-way|light-my-request|avvio|@fastify|fast-)|node:(_http|http|net|stream|internal\/(http|streams|stream_base|net|timers))/],
+  ['handler context (Connect / REST)', /node_modules\/@connectrpc\/|\/src\/server\/rest\/rest-context\./],
+  ['sockets: HTTP (Fastify, node:http) and, on PostgreSQL, the database connection (node:net)', /node_modules\/(fastify|find-my-way|light-my-request|avvio|@fastify|fast-)|node:(_http|http|net|stream|internal\/(http|streams|stream_base|net|timers))/],
   ['other Berth code', /\/src\//],
 ];
 
