@@ -9,6 +9,8 @@ export interface LoadResult {
   rps: number;
   p50: number;
   p99: number;
+  /** CPU time the server process spent per request (µs), when measured: unlike req/s, it does not move with other load on the machine. */
+  cpuUs?: number;
 }
 
 export interface RequestSpec {
@@ -61,5 +63,6 @@ export async function runLoad(baseUrl: string, next: (i: number) => RequestSpec,
 }
 
 export function formatResult(name: string, r: LoadResult): string {
-  return `${name.padEnd(34)} ${r.rps.toFixed(0).padStart(8)} req/s   p50 ${r.p50.toFixed(2).padStart(7)} ms   p99 ${r.p99.toFixed(2).padStart(7)} ms   (${r.requests} requests, ${r.errors} errors)`;
+  const cpu = r.cpuUs === undefined ? '' : `   cpu ${r.cpuUs.toFixed(0).padStart(5)} µs/req`;
+  return `${name.padEnd(34)} ${r.rps.toFixed(0).padStart(8)} req/s   p50 ${r.p50.toFixed(2).padStart(7)} ms   p99 ${r.p99.toFixed(2).padStart(7)} ms${cpu}   (${r.requests} requests, ${r.errors} errors)`;
 }

@@ -3,11 +3,14 @@
 // table: it asks whether a token's identity still exists, for its grants, and
 // — for /sts/exchange — which identities may accept a presented token.
 import type { Identity } from '../gen/berth/iam/v2/identities_pb.js';
+import type { TableVersions } from '../store/table-versions.js';
 import type { Grants } from './grants.js';
 
 /** One identity's access as of this request. */
 export interface AccessState {
   exists: boolean;
+  /** Every table's version as this request read it: other caches (list totals) check against it instead of reading again. */
+  versions: TableVersions;
   grants(): Promise<Grants>;
 }
 

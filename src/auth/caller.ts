@@ -6,6 +6,7 @@ import { capabilityMissing, tokenRequired } from './errors.js';
 import type { AccessState } from './access-directory.js';
 import { capabilityName } from './capability-names.js';
 import { Grants } from './grants.js';
+import type { TableVersions } from '../store/table-versions.js';
 
 export class Caller {
   private grants?: Promise<Grants>;
@@ -15,6 +16,11 @@ export class Caller {
     readonly identityUid: string,
     private readonly access?: AccessState,
   ) {}
+
+  /** The table versions read when this caller's access was checked (none when anonymous). */
+  get tableVersions(): TableVersions | undefined {
+    return this.access?.versions;
+  }
 
   get anonymous(): boolean {
     return this.identityUid === '';

@@ -1,5 +1,5 @@
 // The list parameters every v2 List shares: page_size, order_by, skip.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { FieldViolation } from './api-error.js';
 
 export const DEFAULT_PAGE_SIZE = 50;
@@ -39,7 +39,7 @@ export function parseOrderBy(orderBy: string, sortable: readonly string[], fallb
   return { field, desc: dir === 'desc' };
 }
 
-/** A stable digest of what defines a query (not its page size or skip). */
+/** A stable digest of what defines a query (not its page size or skip). One-shot hash: no Hash object per list. */
 export function fingerprint(parts: unknown): string {
-  return createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 22);
+  return hash('sha256', JSON.stringify(parts), 'base64url').slice(0, 22);
 }

@@ -2,18 +2,18 @@
 // (the groups the caller may read), order with a unique key column as the
 // tie-breaker, skip, total count and an authenticated page token. Page N
 // costs what page 1 costs. It knows no domain: tables and columns are given.
-import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+// Its queries are compiled once per shape (store/compiled-queries.ts).
+import { sql, type Kysely, type SqlBool } from 'kysely';
 import type { Order } from '../core/list-params.js';
 import type { PageTokens } from '../core/page-token.js';
-import { descendantRange } from '../core/uidp.js';
 import type { Database } from '../store/database.js';
 import type { Store } from '../store/store.js';
+import { runCompiled } from '../store/compiled-queries.js';
+import type { TableVersions } from '../store/table-versions.js';
+import { inSubtrees, split, type Condition } from './conditions.js';
 import type { ListTotals } from './list-totals.js';
 
-// Kysely cannot type a table chosen at run time; this module is where that ends.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyEB = ExpressionBuilder<any, any>;
-export type Condition = (eb: AnyEB) => Expression<SqlBool>;
+export type { Condition } from './conditions.js';
 
 /** 'all' or the outermost group uids whose subtrees the caller may read. */
 export type Visibility = 'all' | readonly string[];
@@ -34,6 +34,8 @@ export interface PageRequest {
   skip: number;
   pageToken: string;
   fingerprint: string;
+  /** The request's snapshot of table versions, for the cached total. */
+  versions?: TableVersions;
 }
 
 export interface Page<Row> {
@@ -51,42 +53,20 @@ export interface UidScope {
   self: boolean;
 }
 
-// Above this many matches, a list ordered by another column walks that
-// column's index and filters by subtree (rows are dense); below it, the uid
-// ranges are read and sorted (rows are few). Measured on 100,000 repos: the
-// sorted form took 130 ms, the index walk under 1 ms.
+// Where the planner cannot weigh a range's selectivity (SQLite keeps no
+// statistics), the list says which index to walk: above this many matches,
+// a list ordered by another column walks that column's index and filters by
+// subtree (rows are dense); below it, the uid ranges are searched and sorted
+// (rows are few). Measured on 100,000 repos: the sorted form took 130 ms,
+// the index walk under 1 ms. PostgreSQL chooses by itself.
 const DENSE_MATCHES = 2000;
 
-/** Index range form: uid = g OR g/ <= uid < g0. */
-function scopeAsRanges(scope: UidScope): Condition {
-  return (eb) => {
-    if (scope.uids.length === 0) return sql<SqlBool>`1 = 0`;
-    return eb.or(
-      scope.uids.flatMap((g) => {
-        const r = descendantRange(g);
-        const below = eb.and([eb('uid', '>=', r.low), eb('uid', '<', r.high)]);
-        return scope.self ? [eb('uid', '=', g), below] : [below];
-      }),
-    );
-  };
-}
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyDb = Kysely<any>;
 
-/** Filter form (no index on uid is usable), so the planner walks the order index. */
-function scopeAsPrefixes(scope: UidScope): Condition {
-  return (eb) => {
-    if (scope.uids.length === 0) return sql<SqlBool>`1 = 0`;
-    return eb.or(
-      scope.uids.flatMap((g) => {
-        const below = sql<SqlBool>`substr(uid, 1, ${g.length + 1}) = ${`${g}/`}`;
-        return scope.self ? [eb('uid', '=', g), below] : [below];
-      }),
-    );
-  };
-}
-
-export function visibleCondition(visible: Visibility): Condition | undefined {
-  if (visible === 'all') return undefined;
-  return scopeAsRanges({ uids: visible, self: true });
+/** The shape and values of conditions ANDed in one WHERE clause. */
+function whereShape(conditions: readonly Condition[]): { shape: string; values: unknown[] } {
+  return { shape: conditions.map((c) => c.shape).join(' and '), values: conditions.flatMap((c) => c.values) };
 }
 
 export async function listPage<Row>(
@@ -99,48 +79,62 @@ export async function listPage<Row>(
   const key = req.key ?? 'uid';
   const scopes = req.scopes ?? [];
 
-  let cursorCond: Condition | undefined;
+  let cursor: { value: string; uid: string } | undefined;
   if (req.pageToken !== '') {
     const check = tokens.check(req.pageToken, req.fingerprint);
     if (check.kind === 'invalid') return { invalid: check.reason };
-    if (check.kind === 'cursor') {
-      const { value, uid } = check.cursor;
-      const op = req.order.desc ? '<' : '>';
-      // A row-value comparison, which both SQLite and PostgreSQL turn into
-      // one index range scan on (column, uid).
-      cursorCond =
-        column === key
-          ? (eb) => eb(key, op, uid)
-          : () => sql<SqlBool>`(${sql.ref(column)}, ${sql.ref(key)}) ${sql.raw(op)} (${value}, ${uid})`;
-    }
+    if (check.kind === 'cursor') cursor = check.cursor;
     // expired: restart from the first page, silently
   }
 
-  const db = store.db as unknown as import('kysely').Kysely<Record<string, Record<string, unknown>>>;
-  const counting = [...req.conditions, ...scopes.map(scopeAsRanges)];
-  const total = await counts.count(store, req.table, `${req.fingerprint}\u0000${JSON.stringify(scopes)}`, async () => {
-    let c = db.selectFrom(req.table).select((eb) => eb.fn.countAll<number>().as('n'));
-    for (const w of counting) c = c.where(w as never);
-    return Number((await c.executeTakeFirstOrThrow()).n);
-  });
+  const db = store.db as unknown as AnyDb;
+  const counting = [...req.conditions, ...scopes.map((s) => inSubtrees(s.uids, s.self))];
+  const countWhere = whereShape(counting);
+  const total = await counts.count(
+    store,
+    req.table,
+    `${req.fingerprint}\u0000${JSON.stringify(scopes)}`,
+    async () => {
+      const rows = await runCompiled<{ n: number | string | bigint }>(db, `count ${req.table} where ${countWhere.shape}`, countWhere.values, (vs) => {
+        let c = db.selectFrom(req.table).select((eb) => eb.fn.countAll().as('n'));
+        for (const [cond, v] of split(counting, vs)) c = c.where((eb) => cond.where(eb, v));
+        return c;
+      });
+      return Number(rows[0].n);
+    },
+    req.versions,
+  );
 
-  const dense = column !== key && total > DENSE_MATCHES;
-  const where = [...req.conditions, ...scopes.map(dense ? scopeAsPrefixes : scopeAsRanges)];
+  const unindexed = store.caps.unindexed;
+  const walkOrderIndex = unindexed !== undefined && column !== key && total > DENSE_MATCHES;
+  const uidColumn = walkOrderIndex ? { name: '+uid', write: () => unindexed(key) } : undefined;
+  const where = [...req.conditions, ...scopes.map((s) => inSubtrees(s.uids, s.self, uidColumn))];
+  const filter = whereShape(where);
   const dir = req.order.desc ? 'desc' : 'asc';
-  let q = req.select ? db.selectFrom(req.table).select(req.select as never) : db.selectFrom(req.table).selectAll();
-  for (const c of where) q = q.where(c as never);
-  if (cursorCond) q = q.where(cursorCond as never);
-  q = q.orderBy(column as never, dir);
-  if (column !== key) q = q.orderBy(key as never, dir);
-  q = q.limit(req.pageSize + 1).offset(req.skip);
-  const rows = await q.execute();
+  const op = req.order.desc ? '<' : '>';
+  const cursorValues = !cursor ? [] : column === key ? [cursor.uid] : [cursor.value, cursor.uid];
+  const select = req.select ?? [];
+  const shape = `page ${req.table} (${select.join(',')}) where ${filter.shape} cursor ${cursorValues.length} order ${column} ${dir} key ${key}`;
+  const values = [...filter.values, ...cursorValues, req.pageSize + 1, req.skip];
+  const rows = await runCompiled<Record<string, unknown>>(db, shape, values, (vs) => {
+    let q = select.length > 0 ? db.selectFrom(req.table).select(select as never) : db.selectFrom(req.table).selectAll();
+    const at = filter.values.length;
+    for (const [cond, v] of split(where, vs.slice(0, at))) q = q.where((eb) => cond.where(eb, v));
+    // A row-value comparison, which both SQLite and PostgreSQL turn into
+    // one index range scan on (column, uid).
+    if (cursorValues.length === 1) q = q.where(key as never, op, vs[at] as never);
+    if (cursorValues.length === 2) q = q.where(() => sql<SqlBool>`(${sql.ref(column)}, ${sql.ref(key)}) ${sql.raw(op)} (${vs[at]}, ${vs[at + 1]})`);
+    q = q.orderBy(column as never, dir);
+    if (column !== key) q = q.orderBy(key as never, dir);
+    const n = at + cursorValues.length;
+    return q.limit(vs[n] as number).offset(vs[n + 1] as number);
+  });
   const more = rows.length > req.pageSize;
-  const pageRows = (more ? rows.slice(0, req.pageSize) : rows) as unknown as Row[];
+  const pageRows = more ? rows.slice(0, req.pageSize) : rows;
   let nextPageToken = '';
   if (more) {
-    const last = pageRows[pageRows.length - 1] as unknown as Record<string, unknown>;
+    const last = pageRows[pageRows.length - 1];
     nextPageToken = tokens.issue(req.fingerprint, { value: String(last[column]), uid: String(last[key]) });
   }
-  return { rows: pageRows, nextPageToken, totalCount: BigInt(total), skipped: req.skip };
+  return { rows: pageRows as unknown as Row[], nextPageToken, totalCount: BigInt(total), skipped: req.skip };
 }
-

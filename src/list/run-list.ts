@@ -1,14 +1,15 @@
 // The shared half of every v2 List RPC: validates the list parameters and
 // (for resources scoped by group) the uidp filter, then runs one keyset page.
 // Services add their own filters.
-import { sql, type SqlBool } from 'kysely';
 import type { UIDPFilter } from '../gen/berth/common/v2/uidp_pb.js';
 import type { FieldViolation } from '../core/api-error.js';
 import { badListRequest } from '../core/request-errors.js';
 import { fingerprint, pageSizeOf, parseOrderBy, skipOf, type Order } from '../core/list-params.js';
 import type { PageTokens } from '../core/page-token.js';
 import { ancestorsOf, isValidUid } from '../core/uidp.js';
-import { listPage, type Condition, type Page, type UidScope, type Visibility } from './keyset-page.js';
+import { listPage, type Page, type UidScope, type Visibility } from './keyset-page.js';
+import { equal, isNull, oneOf, type Condition } from './conditions.js';
+import type { TableVersions } from '../store/table-versions.js';
 import type { ListTotals } from './list-totals.js';
 import type { Database } from '../store/database.js';
 import type { Store } from '../store/store.js';
@@ -48,19 +49,18 @@ function uidpConditions(f: UIDPFilter | undefined, violations: FieldViolation[])
   };
   if (f.childrenOf) {
     check('children_of', f.childrenOf);
-    out.push((eb) => eb('parent_uid', '=', f.childrenOf));
+    out.push(equal('parent_uid', f.childrenOf));
   }
   // descendants_of is a UidScope (see scopesOf), so lists can pick their index.
   if (f.ancestorsOf) {
     check('ancestors_of', f.ancestorsOf);
-    const a = ancestorsOf(f.ancestorsOf);
-    out.push((eb) => (a.length ? eb('uid', 'in', a) : sql<SqlBool>`1 = 0`));
+    out.push(oneOf('uid', ancestorsOf(f.ancestorsOf)));
   }
-  if (f.inRoot) out.push((eb) => eb('parent_uid', 'is', null));
+  if (f.inRoot) out.push(isNull('parent_uid'));
   if (f.ids.length > 0) {
     if (f.ids.length > MAX_IDS) violations.push({ field: 'uidp.ids', description: `at most ${MAX_IDS} ids` });
     for (const id of f.ids) check('ids', id);
-    out.push((eb) => eb('uid', 'in', f.ids));
+    out.push(oneOf('uid', f.ids));
   }
   return out;
 }
@@ -71,6 +71,8 @@ export async function runList<Row extends { uid: string }>(
   params: ListParams,
   filters: { conditions: Condition[]; key: unknown; violations?: FieldViolation[] },
   visible: Visibility,
+  /** The request's snapshot of table versions (the caller's), so the total's cache needs no read of its own. */
+  versions?: TableVersions,
 ): Promise<Page<Row>> {
   const violations: FieldViolation[] = [...(filters.violations ?? [])];
   const pageSize = pageSizeOf(params.pageSize);
@@ -107,6 +109,7 @@ export async function runList<Row extends { uid: string }>(
     skip,
     pageToken: params.pageToken,
     fingerprint: fingerprint(key),
+    versions,
   });
   if ('invalid' in page) throw badListRequest(spec.domain, [{ field: 'page_token', description: page.invalid }]);
   return page;

@@ -35,6 +35,13 @@ export interface DatabaseCapabilities {
   createVersionTriggers(db: Kysely<unknown>, table: string): Promise<void>;
   /** Foreign keys onto `table` whose ON DELETE forbids deleting a referenced row (RESTRICT / NO ACTION). */
   restrictingReferences(db: Kysely<unknown>, table: string): Promise<Reference[]>;
+  /**
+   * A column written so the planner will not search an index on it (SQLite:
+   * +column), for queries that must walk another index and filter; absent
+   * where the planner weighs each condition's selectivity from statistics and
+   * chooses well by itself (PostgreSQL).
+   */
+  readonly unindexed?: (column: string) => RawBuilder<string>;
 }
 
 export const SQLITE: DatabaseCapabilities = {
@@ -62,6 +69,7 @@ export const SQLITE: DatabaseCapabilities = {
       order by m.name`.execute(db);
     return r.rows;
   },
+  unindexed: (column) => sql<string>`+${sql.ref(column)}`,
 };
 
 export const POSTGRES: DatabaseCapabilities = {

@@ -73,6 +73,8 @@ export async function identityWithRole(
   parent: string,
   roleName: string | undefined,
   bindAt: string,
+  /** The server's public URL when it is not `base` (--public-url). */
+  audience = base,
 ): Promise<{ uid: string; token: string }> {
   const { generateKeyPair, exportJWK } = await import('jose');
   const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
@@ -90,15 +92,15 @@ export async function identityWithRole(
     const bound = await rest(base, 'POST', `/iam/v2/roleBindings/${bindAt}`, { token: ownerTok, body: { identityUid: uid, roleUid } });
     if (bound.status !== 200) throw new Error(`binding failed: ${bound.text}`);
   }
-  const token = await exchangeStatic(base, uid, 'https://ci.example', subject, { ...(await exportJWK(privateKey)), kid: 'k1', alg: 'ES256' });
+  const token = await exchangeStatic(base, uid, 'https://ci.example', subject, { ...(await exportJWK(privateKey)), kid: 'k1', alg: 'ES256' }, audience);
   return { uid, token };
 }
 
-export async function exchangeStatic(base: string, identity: string, issuer: string, subject: string, privateJwk: JWK): Promise<string> {
+export async function exchangeStatic(base: string, identity: string, issuer: string, subject: string, privateJwk: JWK, audience = base): Promise<string> {
   const key = await importJWK(privateJwk, 'ES256');
   const now = Math.floor(Date.now() / 1000);
-  const assertion = await new SignJWT({}).setProtectedHeader({ alg: 'ES256', kid: privateJwk.kid }).setIssuer(issuer).setSubject(subject).setAudience(base).setIssuedAt(now).setExpirationTime(now + 300).sign(key);
-  const r = await rest(base, 'POST', `/sts/exchange?identity=${encodeURIComponent(identity)}&aud=${encodeURIComponent(base)}`, { headers: { authorization: `Bearer ${assertion}` } });
+  const assertion = await new SignJWT({}).setProtectedHeader({ alg: 'ES256', kid: privateJwk.kid }).setIssuer(issuer).setSubject(subject).setAudience(audience).setIssuedAt(now).setExpirationTime(now + 300).sign(key);
+  const r = await rest(base, 'POST', `/sts/exchange?identity=${encodeURIComponent(identity)}&aud=${encodeURIComponent(audience)}`, { headers: { authorization: `Bearer ${assertion}` } });
   if (r.status !== 200) throw new Error(`exchange failed: ${r.text}`);
   return r.json.token as string;
 }

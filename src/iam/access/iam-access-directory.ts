@@ -7,6 +7,7 @@ import type { AccessDirectory, AccessState } from '../../auth/access-directory.j
 import { Grants } from '../../auth/grants.js';
 import type { Capability } from '../../gen/berth/capabilities/v1/capabilities_pb.js';
 import type { Store } from '../../store/store.js';
+import { readTableVersions } from '../../store/table-versions.js';
 
 const LIMIT = 10_000;
 
@@ -23,12 +24,8 @@ export class IamAccessDirectory implements AccessDirectory {
   constructor(private readonly store: Store) {}
 
   async load(identityUid: string): Promise<AccessState> {
-    const versions = await this.store.db
-      .selectFrom('table_versions')
-      .select(['table_name', 'version'])
-      .where('table_name', 'in', ['identities', 'role_bindings', 'roles'])
-      .execute();
-    const v = (t: string) => String(versions.find((r) => r.table_name === t)?.version ?? '');
+    const versions = await readTableVersions(this.store.db);
+    const v = (t: string) => versions.get(t) ?? '';
     const identitiesVersion = v('identities');
     const grantsVersion = `${v('role_bindings')},${v('roles')}`;
     let entry = this.entries.get(identityUid);
@@ -40,6 +37,7 @@ export class IamAccessDirectory implements AccessDirectory {
     const current = entry;
     return {
       exists: current.exists,
+      versions,
       grants: async () => {
         if (current.grants && current.grantsVersion === grantsVersion) return current.grants;
         current.grants = await this.readGrants(identityUid);

@@ -5,6 +5,7 @@ import { isoToTimestamp } from '../../core/clock.js';
 import type { GroupsTable } from '../iam-tables.js';
 import type { Executor } from '../../store/transact.js';
 import { groupNotFound } from '../errors.js';
+import { runCompiled } from '../../store/compiled-queries.js';
 
 export const MAX_NAME = 63;
 export const MAX_DESCRIPTION = 1000;
@@ -21,7 +22,7 @@ export function groupFromRow(row: GroupsTable): Group {
 }
 
 export async function loadGroupRow(db: Executor, uid: string): Promise<GroupsTable> {
-  const row = await db.selectFrom('groups').selectAll().where('uid', '=', uid).executeTakeFirst();
+  const [row] = await runCompiled<GroupsTable>(db, 'group by uid', [uid], ([u]) => db.selectFrom('groups').selectAll().where('uid', '=', u as string));
   if (!row) throw groupNotFound(uid);
   return row;
 }

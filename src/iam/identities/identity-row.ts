@@ -6,6 +6,7 @@ import type { IdentitiesTable } from '../iam-tables.js';
 import type { Executor } from '../../store/transact.js';
 import { identityNotFound } from '../errors.js';
 import { loadRelationship } from './relationship.js';
+import { runCompiled } from '../../store/compiled-queries.js';
 
 // The pattern and its wording are the contract's, byte for byte.
 const NAME_PATTERN = /^[a-z0-9 ._-]{1,}$/;
@@ -30,7 +31,7 @@ export function identityFromRow(row: IdentitiesTable): Identity {
 }
 
 export async function loadIdentityRow(db: Executor, uid: string): Promise<IdentitiesTable> {
-  const row = await db.selectFrom('identities').selectAll().where('uid', '=', uid).executeTakeFirst();
+  const [row] = await runCompiled<IdentitiesTable>(db, 'identity by uid', [uid], ([u]) => db.selectFrom('identities').selectAll().where('uid', '=', u as string));
   if (!row) throw identityNotFound(uid);
   return row;
 }

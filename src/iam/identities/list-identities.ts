@@ -3,7 +3,7 @@ import { Capability } from '../../gen/berth/capabilities/v1/capabilities_pb.js';
 import { RelationshipType, type ListIdentitiesRequest, type ListIdentitiesResponse } from '../../gen/berth/iam/v2/identities_pb.js';
 import { callerOf } from '../../auth/caller.js';
 import { runList, type ListSpec } from '../../list/run-list.js';
-import type { Condition } from '../../list/keyset-page.js';
+import { equal, type Condition } from '../../list/conditions.js';
 import type { IdentitiesTable } from '../iam-tables.js';
 import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { IAM_DOMAIN } from '../errors.js';
@@ -23,12 +23,13 @@ const STORED_TYPE: Partial<Record<RelationshipType, string>> = {
 };
 
 export async function listIdentities(deps: ServiceDeps, req: ListIdentitiesRequest, ctx: HandlerContext): Promise<ListIdentitiesResponse> {
-  const visible = await callerOf(ctx, IAM_DOMAIN).scopes(Capability.CAP_IAM_IDENTITY_LIST);
+  const caller = callerOf(ctx, IAM_DOMAIN);
+  const visible = await caller.scopes(Capability.CAP_IAM_IDENTITY_LIST);
   const conditions: Condition[] = [];
-  if (req.name !== '') conditions.push((eb) => eb('name', '=', req.name));
+  if (req.name !== '') conditions.push(equal('name', req.name));
   const type = STORED_TYPE[req.relationshipType];
-  if (type) conditions.push((eb) => eb('relationship_type', '=', type));
-  const page = await runList<IdentitiesTable>(deps, SPEC, req, { conditions, key: { name: req.name, type: type ?? '' } }, visible);
+  if (type) conditions.push(equal('relationship_type', type));
+  const page = await runList<IdentitiesTable>(deps, SPEC, req, { conditions, key: { name: req.name, type: type ?? '' } }, visible, caller.tableVersions);
   return {
     $typeName: 'berth.iam.v2.ListIdentitiesResponse',
     identities: page.rows.map(identityFromRow),

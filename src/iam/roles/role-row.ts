@@ -5,6 +5,7 @@ import { isoToTimestamp } from '../../core/clock.js';
 import type { RolesTable } from '../iam-tables.js';
 import type { Executor } from '../../store/transact.js';
 import { roleNotFound } from '../errors.js';
+import { runCompiled } from '../../store/compiled-queries.js';
 
 export const MAX_ROLE_NAME = 63;
 export const MAX_ROLE_DESCRIPTION = 255;
@@ -25,7 +26,7 @@ export function roleFromRow(row: RolesTable): Role {
 }
 
 export async function loadRoleRow(db: Executor, uid: string): Promise<RolesTable> {
-  const row = await db.selectFrom('roles').selectAll().where('uid', '=', uid).executeTakeFirst();
+  const [row] = await runCompiled<RolesTable>(db, 'role by uid', [uid], ([u]) => db.selectFrom('roles').selectAll().where('uid', '=', u as string));
   if (!row) throw roleNotFound(uid);
   return row;
 }

@@ -1,4 +1,5 @@
 import { transact } from '../../store/transact.js';
+import { runCompiled } from '../../store/compiled-queries.js';
 import type { CreateRepoRequest, Repo } from '../../gen/berth/registry/v2/repos_pb.js';
 import type { FieldViolation } from '../../core/api-error.js';
 import { nowIso } from '../../core/clock.js';
@@ -23,12 +24,19 @@ export async function createRepo(deps: ServiceDeps, req: CreateRepoRequest): Pro
   if (bad.length > 0) throw badRegistryRequest(bad.map((v) => ({ ...v, field: `repo.${v.field}` })));
   const now = nowIso();
   const row = { uid: newChildUid(req.parent), parent_uid: req.parent, name, description, readme: '', create_time: now, update_time: now };
+  // Compiled once (store/compiled-queries.ts): creates are short, and building
+  // three queries per request was a visible share of one.
   await transact(deps.store, async (tx) => {
-    const parent = await tx.selectFrom('groups').select('uid').where('uid', '=', req.parent).executeTakeFirst();
+    const [parent] = await runCompiled(tx, 'group exists', [req.parent], ([p]) => tx.selectFrom('groups').select('uid').where('uid', '=', p as string));
     if (!parent) throw parentGroupNotFound(req.parent);
-    const taken = await tx.selectFrom('repos').select('uid').where('parent_uid', '=', req.parent).where('name', '=', name).executeTakeFirst();
+    const [taken] = await runCompiled(tx, 'repo name taken', [req.parent, name], ([p, n]) =>
+      tx.selectFrom('repos').select('uid').where('parent_uid', '=', p as string).where('name', '=', n as string),
+    );
     if (taken) throw repoNameTaken(req.parent, name);
-    await tx.insertInto('repos').values(row).execute();
+    const values = [row.uid, row.parent_uid, row.name, row.description, row.readme, row.create_time, row.update_time];
+    await runCompiled(tx, 'insert repo', values, (v) =>
+      tx.insertInto('repos').values({ uid: v[0], parent_uid: v[1], name: v[2], description: v[3], readme: v[4], create_time: v[5], update_time: v[6] } as typeof row),
+    );
   });
   return repoFromRow(row);
 }

@@ -3,7 +3,7 @@ import { Capability } from '../../gen/berth/capabilities/v1/capabilities_pb.js';
 import type { ListReposRequest, ListReposResponse } from '../../gen/berth/registry/v2/repos_pb.js';
 import { callerOf } from '../../auth/caller.js';
 import { runList, type ListSpec } from '../../list/run-list.js';
-import type { Condition } from '../../list/keyset-page.js';
+import { equal, type Condition } from '../../list/conditions.js';
 import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { REGISTRY_DOMAIN } from '../errors.js';
 import { REPO_COLUMNS, repoFromRow, type RepoRow } from './repo-row.js';
@@ -18,10 +18,11 @@ const SPEC: ListSpec = {
 };
 
 export async function listRepos(deps: ServiceDeps, req: ListReposRequest, ctx: HandlerContext): Promise<ListReposResponse> {
-  const visible = await callerOf(ctx, REGISTRY_DOMAIN).scopes(Capability.CAP_REPO_LIST);
+  const caller = callerOf(ctx, REGISTRY_DOMAIN);
+  const visible = await caller.scopes(Capability.CAP_REPO_LIST);
   const conditions: Condition[] = [];
-  if (req.name !== undefined && req.name !== '') conditions.push((eb) => eb('name', '=', req.name));
-  const page = await runList<RepoRow>(deps, SPEC, req, { conditions, key: { name: req.name ?? '' } }, visible);
+  if (req.name !== undefined && req.name !== '') conditions.push(equal('name', req.name));
+  const page = await runList<RepoRow>(deps, SPEC, req, { conditions, key: { name: req.name ?? '' } }, visible, caller.tableVersions);
   return {
     $typeName: 'berth.registry.v2.ListReposResponse',
     repos: page.rows.map(repoFromRow),

@@ -4,6 +4,7 @@ import { isoToTimestamp } from '../../core/clock.js';
 import type { TagsTable } from '../registry-tables.js';
 import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { tagNotFound } from '../errors.js';
+import { runCompiled } from '../../store/compiled-queries.js';
 
 export function tagFromRow(row: TagsTable): Tag {
   return create(TagSchema, {
@@ -16,7 +17,8 @@ export function tagFromRow(row: TagsTable): Tag {
 }
 
 export async function loadTagRow(deps: Pick<ServiceDeps, 'store'>, uid: string): Promise<TagsTable> {
-  const row = await deps.store.db.selectFrom('tags').selectAll().where('uid', '=', uid).executeTakeFirst();
+  const db = deps.store.db;
+  const [row] = await runCompiled<TagsTable>(db, 'tag by uid', [uid], ([u]) => db.selectFrom('tags').selectAll().where('uid', '=', u as string));
   if (!row) throw tagNotFound(uid);
   return row;
 }

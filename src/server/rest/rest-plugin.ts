@@ -3,12 +3,13 @@
 // implementation the gRPC and Connect handlers call.
 import type { DescMethod, DescService, Message } from '@bufbuild/protobuf';
 import { create } from '@bufbuild/protobuf';
-import { createHandlerContext, type ServiceImpl } from '@connectrpc/connect';
+import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { errorDomainOf, errorDomainOfPath } from '../../core/error-domain.js';
 import { errorResponse, isUnexpected } from '../error-body.js';
 import { messageToJson } from './json-writer.js';
+import { restContext } from './rest-context.js';
 import { buildRequest, parseJsonBody } from './request-message.js';
 import { RouteTable, splitPath, type RestRoute } from './route-table.js';
 import { badBody, methodNotAllowed, routeNotFound } from '../errors.js';
@@ -26,7 +27,7 @@ export interface RestOptions {
 
 const FORWARDED_HEADERS = ['authorization', 'user-agent', 'x-request-id'] as const;
 
-type Impl = (req: Message, ctx: ReturnType<typeof createHandlerContext>) => Promise<unknown>;
+type Impl = (req: Message, ctx: HandlerContext) => Promise<unknown>;
 
 export async function restPlugin(app: FastifyInstance, opts: RestOptions): Promise<void> {
   const table = new RouteTable(opts.services.map((s) => s.service));
@@ -102,14 +103,7 @@ export async function restPlugin(app: FastifyInstance, opts: RestOptions): Promi
       const v = request.headers[name];
       if (typeof v === 'string') headers[name] = v;
     }
-    const ctx = createHandlerContext({
-      service: route.service,
-      method: route.method,
-      protocolName: 'rest',
-      requestMethod: request.method,
-      url: request.url,
-      requestHeader: headers,
-    });
+    const ctx = restContext(route.service, route.method, request.method, request.url, headers);
     const result = await impl(message, ctx);
     return messageToJson(route.method.output, create(route.method.output, result as never));
   }

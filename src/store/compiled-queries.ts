@@ -1,0 +1,55 @@
+// Queries whose SQL depends only on their shape are built and compiled by
+// Kysely once per dialect and shape, then run with each request's values.
+// Building and compiling the same query on every request was 8 % of a list
+// and 15 % of a GET. A query is built with placeholder values; the compiled
+// parameters that are placeholders become slots filled from `values`, and
+// any others (constants written into the query) are kept as they are.
+import type { Compilable, CompiledQuery, Kysely } from 'kysely';
+
+interface Entry {
+  compiled: CompiledQuery;
+  /** Per compiled parameter: index into the values, or -1 for a constant. */
+  slots: number[];
+}
+
+// Per dialect adapter, which a Kysely instance shares with its transactions.
+const caches = new WeakMap<object, Map<string, Entry>>();
+const MAX_SHAPES = 1000;
+const MARK = '\u0000berth-slot:';
+
+/** Stand-ins for `count` values while a query is built: strings only compiled parameters may hold. */
+function placeholders(count: number): string[] {
+  return Array.from({ length: count }, (_, i) => `${MARK}${i}\u0000`);
+}
+
+function compile(build: (values: readonly unknown[]) => Compilable<unknown>, count: number): Entry {
+  const marks = placeholders(count);
+  const compiled = build(marks).compile();
+  const index = new Map(marks.map((m, i) => [m, i]));
+  const slots = compiled.parameters.map((p) => (typeof p === 'string' ? (index.get(p) ?? -1) : -1));
+  if (compiled.sql.includes(MARK)) throw new Error(`a value of a compiled query's shape was written into its SQL: ${compiled.sql}`);
+  return { compiled, slots };
+}
+
+/**
+ * Runs the query `build` makes from `values`. `shape` names everything that
+ * changes its SQL other than the values themselves (and must say so when
+ * their number changes it); `build` must use each value only as a value.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function runCompiled<R>(db: Kysely<any>, shape: string, values: readonly unknown[], build: (values: readonly unknown[]) => Compilable<unknown>): Promise<R[]> {
+  const adapter = db.getExecutor().adapter;
+  let cache = caches.get(adapter);
+  if (!cache) caches.set(adapter, (cache = new Map()));
+  const key = `${values.length}\u0000${shape}`;
+  let entry = cache.get(key);
+  if (!entry) {
+    entry = compile(build, values.length);
+    if (cache.size >= MAX_SHAPES) cache.delete(cache.keys().next().value as string);
+    cache.set(key, entry);
+  }
+  const { compiled, slots } = entry;
+  const parameters = slots.map((s, i) => (s < 0 ? compiled.parameters[i] : values[s]));
+  const result = await db.executeQuery<R>({ ...compiled, parameters });
+  return result.rows;
+}
