@@ -23,7 +23,10 @@ function sqliteQuery(file: string): Query {
   return async (text, params) => {
     const sqliteText = text.replace(/\$\d+/g, '?');
     let stmt = statements.get(sqliteText);
-    if (!stmt) statements.set(sqliteText, (stmt = db.prepare(sqliteText)));
+    if (!stmt) {
+      stmt = db.prepare(sqliteText);
+      statements.set(sqliteText, stmt);
+    }
     if (stmt.columns().length > 0) return stmt.all(...(params as string[])) as Record<string, unknown>[];
     stmt.run(...(params as string[]));
     return [];

@@ -6,7 +6,7 @@ import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kyse
 import { descendantRange } from '../core/uidp.js';
 
 // Kysely cannot type a table chosen at run time; this module is where that ends.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: Kysely cannot type a table chosen at run time
 export type AnyEB = ExpressionBuilder<any, any>;
 
 export interface Condition {

@@ -61,7 +61,7 @@ export interface UidScope {
 // the index walk under 1 ms. PostgreSQL chooses by itself.
 const DENSE_MATCHES = 2000;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: Kysely cannot type a table chosen at run time
 type AnyDb = Kysely<any>;
 
 /** The shape and values of conditions ANDed in one WHERE clause. */

@@ -36,11 +36,14 @@ function compile(build: (values: readonly unknown[]) => Compilable<unknown>, cou
  * changes its SQL other than the values themselves (and must say so when
  * their number changes it); `build` must use each value only as a value.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: Kysely cannot type a table chosen at run time
 export async function runCompiled<R>(db: Kysely<any>, shape: string, values: readonly unknown[], build: (values: readonly unknown[]) => Compilable<unknown>): Promise<R[]> {
   const adapter = db.getExecutor().adapter;
   let cache = caches.get(adapter);
-  if (!cache) caches.set(adapter, (cache = new Map()));
+  if (!cache) {
+    cache = new Map();
+    caches.set(adapter, cache);
+  }
   const key = `${values.length}\u0000${shape}`;
   let entry = cache.get(key);
   if (!entry) {

@@ -11,7 +11,7 @@ import { CLI } from './berth-process.js';
 export interface RestResult {
   status: number;
   text: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: response bodies are asserted on as loose JSON
   json: any;
   headers: Headers;
 }

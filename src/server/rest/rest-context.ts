@@ -20,13 +20,16 @@ export function restContext(service: DescService, method: DescMethod, requestMet
     timeoutMs: () => undefined,
     values: createContextValues(),
     get signal() {
-      return (controller ??= new AbortController()).signal;
+      controller ??= new AbortController();
+      return controller.signal;
     },
     get responseHeader() {
-      return (responseHeader ??= new Headers());
+      responseHeader ??= new Headers();
+      return responseHeader;
     },
     get responseTrailer() {
-      return (responseTrailer ??= new Headers());
+      responseTrailer ??= new Headers();
+      return responseTrailer;
     },
   };
 }
