@@ -121,11 +121,17 @@ async function seed(dataDir: string, org: string): Promise<void> {
     // 10 teams × 10 projects: repos spread over 111 groups at three depths.
     for (let t = 0; t < 10; t++) {
       const team = newChildUid(org);
-      await trx.insertInto('groups').values({ uid: team, parent_uid: org, name: `team-${t}`, description: '', verified: 0, create_time: now, update_time: now }).execute();
+      await trx
+        .insertInto('groups')
+        .values({ uid: team, parent_uid: org, name: `team-${t}`, description: '', verified: 0, create_time: now, update_time: now })
+        .execute();
       groups.push(team);
       for (let p = 0; p < 10; p++) {
         const proj = newChildUid(team);
-        await trx.insertInto('groups').values({ uid: proj, parent_uid: team, name: `project-${p}`, description: '', verified: 0, create_time: now, update_time: now }).execute();
+        await trx
+          .insertInto('groups')
+          .values({ uid: proj, parent_uid: team, name: `project-${p}`, description: '', verified: 0, create_time: now, update_time: now })
+          .execute();
         groups.push(proj);
       }
     }
@@ -134,7 +140,15 @@ async function seed(dataDir: string, org: string): Promise<void> {
       const rows = [];
       for (let k = i; k < Math.min(REPOS, i + batch); k++) {
         const parent = groups[k % groups.length];
-        rows.push({ uid: newChildUid(parent), parent_uid: parent, name: `repo-${String(k).padStart(6, '0')}`, description: 'seeded', readme: '', create_time: now, update_time: now });
+        rows.push({
+          uid: newChildUid(parent),
+          parent_uid: parent,
+          name: `repo-${String(k).padStart(6, '0')}`,
+          description: 'seeded',
+          readme: '',
+          create_time: now,
+          update_time: now,
+        });
       }
       await trx.insertInto('repos').values(rows).execute();
     }
@@ -185,16 +199,22 @@ async function main() {
   const first = await list('/registry/v2/repos?page_size=50&order_by=name');
   const someRepo = first.repos[0].uid;
   let pageToken = first.nextPageToken;
-  for (let i = 2; i < 1000; i++) pageToken = (await list(`/registry/v2/repos?page_size=50&order_by=name&page_token=${encodeURIComponent(pageToken)}`)).nextPageToken;
+  for (let i = 2; i < 1000; i++)
+    pageToken = (await list(`/registry/v2/repos?page_size=50&order_by=name&page_token=${encodeURIComponent(pageToken)}`)).nextPageToken;
   await stop(berth.child);
   const page1000 = `/registry/v2/repos?page_size=50&order_by=name&page_token=${encodeURIComponent(pageToken)}`;
   const getSpec = (): RequestSpec => ({ method: 'GET', path: `/registry/v2/repos/${someRepo}`, headers: auth });
   const listSpec = (): RequestSpec => ({ method: 'GET', path: '/registry/v2/repos?page_size=50&order_by=name', headers: auth });
 
-  console.log(`\n${CONNECTIONS} connections, ${SECONDS} s each (after ${WARMUP_SECONDS} s warm-up), ${REPOS} repos, ${values.database ? 'PostgreSQL' : 'SQLite'}, ${PIN ? 'servers on core 0, load on core 1' : 'not pinned'}\n`);
+  console.log(
+    `\n${CONNECTIONS} connections, ${SECONDS} s each (after ${WARMUP_SECONDS} s warm-up), ${REPOS} repos, ${values.database ? 'PostgreSQL' : 'SQLite'}, ${PIN ? 'servers on core 0, load on core 1' : 'not pinned'}\n`,
+  );
 
   if (values.profile) {
-    for (const [name, spec] of [['list 50, page 1', listSpec], ['GET one repo', getSpec]] as const) {
+    for (const [name, spec] of [
+      ['list 50, page 1', listSpec],
+      ['GET one repo', getSpec],
+    ] as const) {
       const dir = join(values.profile, name.replace(/\W+/g, '-'));
       rmSync(dir, { recursive: true, force: true });
       mkdirSync(dir, { recursive: true });
@@ -211,34 +231,57 @@ async function main() {
       const get = await measure(berth.url, getSpec, berth.child);
       const list1 = await measure(berth.url, listSpec, berth.child);
       const list1000 = await measure(berth.url, () => ({ method: 'GET', path: page1000, headers: auth }), berth.child);
-      const create = await measure(berth.url, () => ({
-        method: 'POST',
-        path: `/registry/v2/repos/${org}`,
-        headers: { ...auth, 'content-type': 'application/json' },
-        body: JSON.stringify({ name: `bench-${process.pid}-${nameSeq++}` }),
-      }), berth.child);
+      const create = await measure(
+        berth.url,
+        () => ({
+          method: 'POST',
+          path: `/registry/v2/repos/${org}`,
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: JSON.stringify({ name: `bench-${process.pid}-${nameSeq++}` }),
+        }),
+        berth.child,
+      );
       await stop(berth.child);
 
       const bare = await startProcess([BARE, values.database ?? join(dataDir, 'berth.db')], /bare at (http\S+)/);
       const bareUrl = bare.match[1];
       const bareGet = await measure(bareUrl, () => ({ method: 'GET', path: `/repos/${someRepo}` }), bare.child);
       const bareList = await measure(bareUrl, () => ({ method: 'GET', path: '/repos' }), bare.child);
-      const bareInsert = await measure(bareUrl, () => ({
-        method: 'POST',
-        path: `/repos/${org}`,
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ name: `bare-${process.pid}-${nameSeq++}` }),
-      }), bare.child);
+      const bareInsert = await measure(
+        bareUrl,
+        () => ({
+          method: 'POST',
+          path: `/repos/${org}`,
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ name: `bare-${process.pid}-${nameSeq++}` }),
+        }),
+        bare.child,
+      );
       await stop(bare.child);
       runs.push({ get, list1, list1000, create, bareGet, bareList, bareInsert });
-      console.log(`run ${run + 1}: GET ${get.rps.toFixed(0)}/${bareGet.rps.toFixed(0)}, list ${list1.rps.toFixed(0)}/${bareList.rps.toFixed(0)}, page 1,000 ${list1000.rps.toFixed(0)}, create ${create.rps.toFixed(0)}/${bareInsert.rps.toFixed(0)} req/s (Berth/bare)`);
+      console.log(
+        `run ${run + 1}: GET ${get.rps.toFixed(0)}/${bareGet.rps.toFixed(0)}, list ${list1.rps.toFixed(0)}/${bareList.rps.toFixed(0)}, page 1,000 ${list1000.rps.toFixed(0)}, create ${create.rps.toFixed(0)}/${bareInsert.rps.toFixed(0)} req/s (Berth/bare)`,
+      );
     }
     const m = (k: keyof Figures) => medianResult(runs.map((r) => r[k]));
-    const f = { get: m('get'), list1: m('list1'), list1000: m('list1000'), create: m('create'), bareGet: m('bareGet'), bareList: m('bareList'), bareInsert: m('bareInsert') };
+    const f = {
+      get: m('get'),
+      list1: m('list1'),
+      list1000: m('list1000'),
+      create: m('create'),
+      bareGet: m('bareGet'),
+      bareList: m('bareList'),
+      bareInsert: m('bareInsert'),
+    };
     // Ratios are taken within each run (Berth and its baseline measured minutes
     // apart on the same machine), then the median of those.
     const ratio = (a: keyof Figures, b: keyof Figures) => median(runs.map((r) => r[a].rps / r[b].rps));
-    const r = { get: ratio('get', 'bareGet'), list1: ratio('list1', 'bareList'), list1000: ratio('list1000', 'bareList'), create: ratio('create', 'bareInsert') };
+    const r = {
+      get: ratio('get', 'bareGet'),
+      list1: ratio('list1', 'bareList'),
+      list1000: ratio('list1000', 'bareList'),
+      create: ratio('create', 'bareInsert'),
+    };
     const pct = (x: number) => `${(x * 100).toFixed(0)} % of baseline`;
     console.log(`\nmedians of ${RUNS} runs`);
     console.log(`${formatResult('baseline: bare GET by uid', f.bareGet)}`);
@@ -251,9 +294,17 @@ async function main() {
     // The same comparison by server CPU per request, which other load on the
     // machine does not move: the share of the baseline's rate Berth would
     // reach with the core to itself.
-    const cpuRatio = (a: keyof Figures, b: keyof Figures) => (runs.every((x) => x[a].cpuUs && x[b].cpuUs) ? median(runs.map((x) => x[b].cpuUs! / x[a].cpuUs!)) : NaN);
-    const c = { get: cpuRatio('get', 'bareGet'), list1: cpuRatio('list1', 'bareList'), list1000: cpuRatio('list1000', 'bareList'), create: cpuRatio('create', 'bareInsert') };
-    console.log(`\nby server CPU per request (baseline µs / Berth µs): GET ${pct(c.get)}, list 50 ${pct(c.list1)}, page 1,000 ${pct(c.list1000)}, create ${pct(c.create)}`);
+    const cpuRatio = (a: keyof Figures, b: keyof Figures) =>
+      runs.every((x) => x[a].cpuUs && x[b].cpuUs) ? median(runs.map((x) => x[b].cpuUs! / x[a].cpuUs!)) : NaN;
+    const c = {
+      get: cpuRatio('get', 'bareGet'),
+      list1: cpuRatio('list1', 'bareList'),
+      list1000: cpuRatio('list1000', 'bareList'),
+      create: cpuRatio('create', 'bareInsert'),
+    };
+    console.log(
+      `\nby server CPU per request (baseline µs / Berth µs): GET ${pct(c.get)}, list 50 ${pct(c.list1)}, page 1,000 ${pct(c.list1000)}, create ${pct(c.create)}`,
+    );
     const aim = (ok: boolean) => (ok ? 'met' : 'NOT met');
     console.log(`\naims:`);
     console.log(`  list 50 ≥ 50 % of bare keyset list: ${pct(r.list1)} (${aim(r.list1 >= 0.5)})`);

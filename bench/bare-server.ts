@@ -43,7 +43,10 @@ const app = Fastify();
 
 app.get('/repos', async (req) => {
   const { after, after_uid: afterUid } = req.query as { after?: string; after_uid?: string };
-  const rows = after === undefined ? await query(LIST_FIRST, []) : await query(`SELECT ${COLUMNS} FROM repos WHERE (name, uid) > ($1, $2) ORDER BY name, uid LIMIT 50`, [after, afterUid ?? '']);
+  const rows =
+    after === undefined
+      ? await query(LIST_FIRST, [])
+      : await query(`SELECT ${COLUMNS} FROM repos WHERE (name, uid) > ($1, $2) ORDER BY name, uid LIMIT 50`, [after, afterUid ?? '']);
   const last = rows[rows.length - 1];
   return { repos: rows, next: last ? { name: last.name, uid: last.uid } : null };
 });

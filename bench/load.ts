@@ -22,13 +22,10 @@ export interface RequestSpec {
 
 function once(agent: http.Agent, base: URL, spec: RequestSpec): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = http.request(
-      { agent, host: base.hostname, port: base.port, method: spec.method, path: spec.path, headers: spec.headers },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      },
-    );
+    const req = http.request({ agent, host: base.hostname, port: base.port, method: spec.method, path: spec.path, headers: spec.headers }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
     req.on('error', reject);
     req.end(spec.body);
   });

@@ -26,7 +26,10 @@ interface CpuProfile {
 
 // First match wins; tested against "url functionName".
 const PARTS: Array<[string, RegExp]> = [
-  ['protobuf messages (create, timestamps, row mappers)', /\/src\/core\/clock\.|-row\.js|@bufbuild\/protobuf\/dist\/esm\/(create|wkt|reflect)|\/src\/(iam|registry)\/.*\/(list|get)-|@bufbuild\/protobuf/],
+  [
+    'protobuf messages (create, timestamps, row mappers)',
+    /\/src\/core\/clock\.|-row\.js|@bufbuild\/protobuf\/dist\/esm\/(create|wkt|reflect)|\/src\/(iam|registry)\/.*\/(list|get)-|@bufbuild\/protobuf/,
+  ],
   ['JSON writer + stringify', /\/src\/server\/rest\/json-writer\./],
   ['page token + fingerprint', /\/src\/core\/(page-token|list-params)\./],
   ['list engine (src/list)', /\/src\/list\//],
@@ -36,7 +39,10 @@ const PARTS: Array<[string, RegExp]> = [
   ['REST routing + request message', /\/src\/server\/rest\/(route-table|path-template|request-message)\./],
   ['REST handler', /\/src\/server\/rest\/rest-plugin\./],
   ['handler context (Connect / REST)', /node_modules\/@connectrpc\/|\/src\/server\/rest\/rest-context\./],
-  ['sockets: HTTP (Fastify, node:http) and, on PostgreSQL, the database connection (node:net)', /node_modules\/(fastify|find-my-way|light-my-request|avvio|@fastify|fast-)|node:(_http|http|net|stream|internal\/(http|streams|stream_base|net|timers))/],
+  [
+    'sockets: HTTP (Fastify, node:http) and, on PostgreSQL, the database connection (node:net)',
+    /node_modules\/(fastify|find-my-way|light-my-request|avvio|@fastify|fast-)|node:(_http|http|net|stream|internal\/(http|streams|stream_base|net|timers))/,
+  ],
   ['other Berth code', /\/src\//],
 ];
 

@@ -24,6 +24,10 @@ step('buf generate', join(bin, 'buf'), ['generate']);
 step('generated code is committed', 'git', ['diff', '--exit-code', '--stat', '--', 'src/gen']);
 step('tsc (strict)', process.execPath, [join(root, 'scripts', 'build.js')]);
 step('lint and format (biome check; fix with npx biome check --write)', join(bin, 'biome'), ['check', '--error-on-warnings']);
-const gates = ['docs', 'structure'].flatMap((d) => readdirSync(join(root, 'dist', 'test', d)).filter((f) => f.endsWith('.test.js')).map((f) => join(root, 'dist', 'test', d, f)));
+const gates = ['docs', 'structure'].flatMap((d) =>
+  readdirSync(join(root, 'dist', 'test', d))
+    .filter((f) => f.endsWith('.test.js'))
+    .map((f) => join(root, 'dist', 'test', d, f)),
+);
 step('docs and structure drift tests', join(bin, 'node'), ['--test', ...gates]);
 console.log('check: all gates passed');

@@ -1,12 +1,7 @@
 // Capabilities by their friendly names ("repo.list"), read from the enum's
 // options so the proto stays the single list of capabilities.
 import { getOption } from '@bufbuild/protobuf';
-import {
-  Capability,
-  CapabilitySchema,
-  friendly_name,
-  internal_only,
-} from '../gen/berth/capabilities/v1/capabilities_pb.js';
+import { Capability, CapabilitySchema, friendly_name, internal_only } from '../gen/berth/capabilities/v1/capabilities_pb.js';
 
 const byName = new Map<string, Capability>();
 const nameOf = new Map<Capability, string>();

@@ -40,8 +40,10 @@ export async function verifyClaimMatch(
   if (!matchesOne(cm.sub.case === 'subject' ? cm.sub.value : undefined, cm.sub.case === 'subjectPattern' ? cm.sub.value : undefined, sub)) return false;
   const auds = payload.aud === undefined ? [] : Array.isArray(payload.aud) ? payload.aud : [payload.aud];
   const audOk =
-    cm.aud.case === 'audience' ? auds.includes(cm.aud.value)
-      : cm.aud.case === 'audiencePattern' ? auds.some((a) => matchesPattern(cm.aud.value as string, a))
+    cm.aud.case === 'audience'
+      ? auds.includes(cm.aud.value)
+      : cm.aud.case === 'audiencePattern'
+        ? auds.some((a) => matchesPattern(cm.aud.value as string, a))
         : auds.includes(deps.issuerUrl);
   if (!audOk) return false;
   for (const [k, v] of Object.entries(cm.claims)) if (claimText(payload[k]) !== v) return false;

@@ -8,11 +8,23 @@ import { defineError } from '../core/error-catalogue.js';
 export const STS_DOMAIN = 'sts.berth.dev';
 
 export const tokenRequired = defineError(
-  { domain: 'any', name: 'tokenRequired', code: Code.Unauthenticated, detail: 'ErrorInfo only', when: 'no Authorization: Bearer token on an RPC that needs one' },
+  {
+    domain: 'any',
+    name: 'tokenRequired',
+    code: Code.Unauthenticated,
+    detail: 'ErrorInfo only',
+    when: 'no Authorization: Bearer token on an RPC that needs one',
+  },
   (domain: string) => unauthenticated(domain, 'a bearer token is required (Authorization: Bearer <token>)'),
 );
 export const tokenInvalid = defineError(
-  { domain: 'any', name: 'tokenInvalid', code: Code.Unauthenticated, detail: 'ErrorInfo only', when: 'the token is malformed, badly signed, expired, without exp, or for another audience' },
+  {
+    domain: 'any',
+    name: 'tokenInvalid',
+    code: Code.Unauthenticated,
+    detail: 'ErrorInfo only',
+    when: 'the token is malformed, badly signed, expired, without exp, or for another audience',
+  },
   (domain: string) => unauthenticated(domain, 'the bearer token is invalid, expired or for another audience'),
 );
 export const identityGone = defineError(
@@ -20,12 +32,24 @@ export const identityGone = defineError(
   (domain: string) => unauthenticated(domain, 'the identity this token was issued to no longer exists'),
 );
 export const capabilityMissing = defineError(
-  { domain: 'any', name: 'capabilityMissing', code: Code.PermissionDenied, detail: 'ErrorInfo only', when: 'the caller lacks a capability at the uid (checked before the resource is read, so it says nothing of existence)' },
+  {
+    domain: 'any',
+    name: 'capabilityMissing',
+    code: Code.PermissionDenied,
+    detail: 'ErrorInfo only',
+    when: 'the caller lacks a capability at the uid (checked before the resource is read, so it says nothing of existence)',
+  },
   (domain: string, missing: string, uid: string) => permissionDenied(domain, `the caller lacks ${missing} on ${JSON.stringify(uid)}`),
 );
 
 export const exchangeTokenMissing = defineError(
-  { domain: STS_DOMAIN, name: 'exchangeTokenMissing', code: Code.Unauthenticated, detail: 'ErrorInfo only', when: '/sts/exchange without a Bearer token to exchange' },
+  {
+    domain: STS_DOMAIN,
+    name: 'exchangeTokenMissing',
+    code: Code.Unauthenticated,
+    detail: 'ErrorInfo only',
+    when: '/sts/exchange without a Bearer token to exchange',
+  },
   () => unauthenticated(STS_DOMAIN, 'send the token to exchange as Authorization: Bearer <token>'),
 );
 export const exchangeNotJwt = defineError(
@@ -33,14 +57,32 @@ export const exchangeNotJwt = defineError(
   () => unauthenticated(STS_DOMAIN, 'the presented token is not a JWT'),
 );
 export const badExchangeRequest = defineError(
-  { domain: STS_DOMAIN, name: 'badExchangeRequest', code: Code.InvalidArgument, detail: 'BadRequest', when: 'more than one aud, an audience Berth does not mint for, an identity that is not a uid' },
+  {
+    domain: STS_DOMAIN,
+    name: 'badExchangeRequest',
+    code: Code.InvalidArgument,
+    detail: 'BadRequest',
+    when: 'more than one aud, an audience Berth does not mint for, an identity that is not a uid',
+  },
   (field: string, description: string) => invalidArgument(STS_DOMAIN, [{ field, description }]),
 );
 export const assertionReplayed = defineError(
-  { domain: STS_DOMAIN, name: 'assertionReplayed', code: Code.PermissionDenied, detail: 'ErrorInfo only', when: 'a static-key assertion (or its jti) was exchanged before, on any instance' },
+  {
+    domain: STS_DOMAIN,
+    name: 'assertionReplayed',
+    code: Code.PermissionDenied,
+    detail: 'ErrorInfo only',
+    when: 'a static-key assertion (or its jti) was exchanged before, on any instance',
+  },
   () => permissionDenied(STS_DOMAIN, 'this assertion was already exchanged; sign a new one for every exchange'),
 );
 export const noIdentityAccepts = defineError(
-  { domain: STS_DOMAIN, name: 'noIdentityAccepts', code: Code.PermissionDenied, detail: 'ErrorInfo only', when: 'no identity accepts the token: bad signature, expired, no exp, unmatched claims, issuer Berth may not fetch' },
+  {
+    domain: STS_DOMAIN,
+    name: 'noIdentityAccepts',
+    code: Code.PermissionDenied,
+    detail: 'ErrorInfo only',
+    when: 'no identity accepts the token: bad signature, expired, no exp, unmatched claims, issuer Berth may not fetch',
+  },
   () => permissionDenied(STS_DOMAIN, 'no identity accepts the presented token'),
 );

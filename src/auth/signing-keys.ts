@@ -55,7 +55,9 @@ async function sealPlaintext(store: Store, rows: readonly KeyRow[], secrets: Key
   for (const r of rows) {
     if (isSealed(r.private_jwk)) continue;
     const sealed = seal(secrets, r.private_jwk, context(r.kid));
-    await transact(store, (tx) => tx.updateTable('signing_keys').set({ private_jwk: sealed }).where('kid', '=', r.kid).where('private_jwk', '=', r.private_jwk).execute());
+    await transact(store, (tx) =>
+      tx.updateTable('signing_keys').set({ private_jwk: sealed }).where('kid', '=', r.kid).where('private_jwk', '=', r.private_jwk).execute(),
+    );
   }
 }
 
@@ -66,7 +68,13 @@ export async function loadKeyRing(store: Store, secrets?: KeyObject): Promise<Ke
     const kid = randomUUID();
     const pub = { ...(await exportJWK(publicKey)), kid, alg: ALGORITHM, use: 'sig' };
     const priv = JSON.stringify({ ...(await exportJWK(privateKey)), kid, alg: ALGORITHM });
-    const row = { kid, algorithm: ALGORITHM, private_jwk: secrets ? seal(secrets, priv, context(kid)) : priv, public_jwk: JSON.stringify(pub), create_time: nowIso() };
+    const row = {
+      kid,
+      algorithm: ALGORITHM,
+      private_jwk: secrets ? seal(secrets, priv, context(kid)) : priv,
+      public_jwk: JSON.stringify(pub),
+      create_time: nowIso(),
+    };
     await transact(store, (tx) => tx.insertInto('signing_keys').values(row).execute());
     rows = await readAll(store); // another instance may have raced us; the oldest wins everywhere
   }

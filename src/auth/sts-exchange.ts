@@ -19,7 +19,6 @@ import type { Issuer } from './issuer.js';
 import { verifyStaticAssertion } from './static-assertion.js';
 import { assertionExpiry, assertionId, recordAssertion } from './used-assertions.js';
 
-
 export interface ExchangeRequest {
   assertion: string;
   audiences: string[];

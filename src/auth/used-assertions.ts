@@ -17,9 +17,8 @@ const CLOCK_SKEW_SECONDS = 300;
 
 /** The row id: per (iss, sub, jti) when the assertion has a jti, else per assertion. */
 export function assertionId(assertion: string, payload: JWTPayload): string {
-  const source = typeof payload.jti === 'string' && payload.jti !== ''
-    ? `jti\0${payload.iss ?? ''}\0${payload.sub ?? ''}\0${payload.jti}`
-    : `jwt\0${assertion}`;
+  const source =
+    typeof payload.jti === 'string' && payload.jti !== '' ? `jti\0${payload.iss ?? ''}\0${payload.sub ?? ''}\0${payload.jti}` : `jwt\0${assertion}`;
   return createHash('sha256').update(source).digest('hex');
 }
 

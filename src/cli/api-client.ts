@@ -91,6 +91,11 @@ export function patchOf<V>(fields: Record<string, V | undefined>): { body: Recor
   const body: Record<string, V> = {};
   for (const [k, v] of Object.entries(fields)) if (v !== undefined) body[k] = v;
   const keys = Object.keys(body);
-  if (keys.length === 0) throw new Error(`nothing to update: give at least one of ${Object.keys(fields).map((k) => `--${k}`).join(', ')}`);
+  if (keys.length === 0)
+    throw new Error(
+      `nothing to update: give at least one of ${Object.keys(fields)
+        .map((k) => `--${k}`)
+        .join(', ')}`,
+    );
   return { body, updateMask: keys.join(',') };
 }

@@ -43,7 +43,10 @@ Examples:
     .option('--parent <uid>', 'parent group (default: the organization)')
     .option('--description <text>', 'description')
     .option('--root', 'create a new organization instead (you must own one already)')
-    .addHelpText('after', '\nExamples:\n  berth iam groups create team-a\n  GROUP=$(berth iam groups create ci --description "CI robots" -o id)\n  berth iam groups create other.example --root')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  berth iam groups create team-a\n  GROUP=$(berth iam groups create ci --description "CI robots" -o id)\n  berth iam groups create other.example --root',
+    )
     .action(async (name: string, o: ApiOptions & { parent?: string; description?: string; root?: boolean }) => {
       if (o.root && o.parent) throw new Error('--root and --parent exclude each other');
       const conn = await connect(o);

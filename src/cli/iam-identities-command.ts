@@ -75,7 +75,10 @@ Examples:
     .option('--issuer <url>', 'issuer of the tokens it accepts')
     .option('--subject <sub>', 'exact subject claim those tokens must carry')
     .option('--static-keys-file <jwks.json>', 'public keys (JWKS) that sign its assertions; needs --issuer and --subject')
-    .addHelpText('after', '\nExample:\n  berth iam identities create github-ci --parent <org uid> --issuer https://token.actions.githubusercontent.com --subject repo:example/app:ref:refs/heads/main')
+    .addHelpText(
+      'after',
+      '\nExample:\n  berth iam identities create github-ci --parent <org uid> --issuer https://token.actions.githubusercontent.com --subject repo:example/app:ref:refs/heads/main',
+    )
     .action(async (name: string, o: CreateOptions) => {
       const body = identityBody(name, o);
       const conn = await connect(o);

@@ -68,7 +68,10 @@ Examples:
     .option('--parent <uid>', 'group the role applies to (default: the organization)')
     .requiredOption('--identity <uid>', 'identity uid')
     .requiredOption('--role <role>', 'role uid, or the name of a role such as viewer, editor, owner')
-    .addHelpText('after', '\nExamples:\n  berth iam role-bindings create --identity <identity uid> --role viewer\n  berth iam role-bindings create --parent <group uid> --identity <identity uid> --role <role uid>')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  berth iam role-bindings create --identity <identity uid> --role viewer\n  berth iam role-bindings create --parent <group uid> --identity <identity uid> --role <role uid>',
+    )
     .action(async (o: ApiOptions & { parent?: string; identity: string; role: string }) => {
       const conn = await connect(o);
       const roleUid = await resolveRole(conn.client, o.role);

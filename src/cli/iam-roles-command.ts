@@ -15,7 +15,10 @@ interface Role {
 
 /** "CAP_REPO_LIST, cap_tag_list" → ["CAP_REPO_LIST", "CAP_TAG_LIST"]. */
 function parseCapabilities(value: string): string[] {
-  const caps = value.split(',').map((c) => c.trim().toUpperCase()).filter((c) => c !== '');
+  const caps = value
+    .split(',')
+    .map((c) => c.trim().toUpperCase())
+    .filter((c) => c !== '');
   if (caps.length === 0) throw new Error('--capabilities needs at least one capability, e.g. CAP_REPO_LIST');
   return caps.map((c) => (c.startsWith('CAP_') ? c : `CAP_${c}`));
 }

@@ -29,7 +29,10 @@ Examples:
   apiCommand(repos, 'list', 'List repositories (all pages)')
     .option('--parent <uid>', 'only repositories directly in this group (default: the organization)')
     .option('--name <name>', 'only the repository with this exact name')
-    .addHelpText('after', '\nExamples:\n  berth images repos list\n  berth images repos list --name nginx -o id\n  berth images repos list -o json | jq .[].name')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  berth images repos list\n  berth images repos list --name nginx -o id\n  berth images repos list -o json | jq .[].name',
+    )
     .action(async (o: ApiOptions & { parent?: string; name?: string }) => {
       const conn = await connect(o);
       const items = await listAll<Repo>(conn.client, 'registry/v2/repos', 'repos', {

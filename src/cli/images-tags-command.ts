@@ -37,7 +37,10 @@ Examples:
 
   apiCommand(tags, 'list', 'List the tags of a repository (all pages)')
     .requiredOption('--repo <uid>', 'repository uid')
-    .addHelpText('after', '\nExamples:\n  berth images tags list --repo <repo uid>\n  berth images tags list --repo <repo uid> -o json | jq -r ".[] | select(.deprecated) | .name"')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  berth images tags list --repo <repo uid>\n  berth images tags list --repo <repo uid> -o json | jq -r ".[] | select(.deprecated) | .name"',
+    )
     .action(async (o: ApiOptions & { repo: string }) => {
       const conn = await connect(o);
       const items = await listAll<Tag>(conn.client, 'registry/v2/tags', 'tags', { 'uidp.children_of': o.repo });

@@ -20,7 +20,14 @@ function cell(v: string | undefined): string {
 export function formatTable<T>(items: readonly T[], columns: readonly Column<T>[]): string {
   const rows = [columns.map((c) => c.header), ...items.map((it) => columns.map((c) => cell(c.value(it))))];
   const widths = columns.map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return `${rows.map((r) => r.map((v, i) => (i === r.length - 1 ? v : v.padEnd(widths[i]))).join('  ').trimEnd()).join('\n')}\n`;
+  return `${rows
+    .map((r) =>
+      r
+        .map((v, i) => (i === r.length - 1 ? v : v.padEnd(widths[i])))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n')}\n`;
 }
 
 /** Prints a list of resources in the chosen format. */

@@ -18,7 +18,8 @@ function parseListen(value: string): { host: string; port: number } {
 const ORG_CREATION: readonly OrgCreationPolicy[] = ['owners', 'anyone', 'nobody'];
 
 function parseOrgCreation(value: string): OrgCreationPolicy {
-  if (!(ORG_CREATION as readonly string[]).includes(value)) throw new Error(`--allow-org-creation must be one of ${ORG_CREATION.join(', ')}, got ${JSON.stringify(value)}`);
+  if (!(ORG_CREATION as readonly string[]).includes(value))
+    throw new Error(`--allow-org-creation must be one of ${ORG_CREATION.join(', ')}, got ${JSON.stringify(value)}`);
   return value as OrgCreationPolicy;
 }
 
@@ -56,12 +57,20 @@ export function serveCommand(program: Command): void {
     .option('--database <url>', 'PostgreSQL URL (postgres://user:pass@host/db); default: SQLite in --data')
     .option('--public-url <url>', 'URL clients use to reach this API; token issuer and audience (default: http://<listen>)')
     .option('--org <name>', 'name of the organization created on first start', 'example.com')
-    .option('--allow-org-creation <who>', 'who may create root organizations through the API: owners (of an existing organization), anyone (any root-level identity), nobody', 'owners')
+    .option(
+      '--allow-org-creation <who>',
+      'who may create root organizations through the API: owners (of an existing organization), anyone (any root-level identity), nobody',
+      'owners',
+    )
     .option('--secrets-key-file <file>', 'file holding the key (32+ random characters) that encrypts private keys in the database; or BERTH_SECRETS_KEY')
     .option('--log-level <level>', 'fatal, error, warn, info, debug', 'info')
     .option('--allow-insecure-issuers', 'let claimMatch issuer patterns match plain-http loopback issuers (local testing only)', false)
     .option('--max-connections <n>', 'most open connections; further ones are closed at once', String(DEFAULT_LIMITS.maxConnections))
-    .option('--idle-timeout <duration>', 'close a connection (or HTTP/2 stream) that sends and receives nothing this long', seconds(DEFAULT_LIMITS.idleTimeoutMs))
+    .option(
+      '--idle-timeout <duration>',
+      'close a connection (or HTTP/2 stream) that sends and receives nothing this long',
+      seconds(DEFAULT_LIMITS.idleTimeoutMs),
+    )
     .option('--headers-timeout <duration>', 'close a connection whose request headers (HTTP/2: SETTINGS) take longer', seconds(DEFAULT_LIMITS.headersTimeoutMs))
     .option('--request-timeout <duration>', 'close a connection (HTTP/2: stream) whose whole request takes longer', seconds(DEFAULT_LIMITS.requestTimeoutMs))
     .addHelpText(
@@ -75,38 +84,68 @@ Several instances may share one PostgreSQL database; give them the same
 --public-url so tokens and page tokens from one are accepted by all (and the
 same secrets key, when one is given).`,
     )
-    .action(async (o: { listen: string; data: string; database?: string; publicUrl?: string; org: string; allowOrgCreation: string; logLevel: string; secretsKeyFile?: string; allowInsecureIssuers: boolean; maxConnections: string; idleTimeout: string; headersTimeout: string; requestTimeout: string }) => {
-      const orgCreation = parseOrgCreation(o.allowOrgCreation);
-      const logger = pino({ level: o.logLevel, redact: ['req.headers.authorization', '*.token', '*.privateKey'] });
-      const { host, port } = parseListen(o.listen);
-      const limits = parseLimits(o);
-      const databaseUrl = o.database ?? process.env.BERTH_DATABASE_URL;
-      const secretsKey = o.secretsKeyFile !== undefined ? readFileSync(o.secretsKeyFile, 'utf8') : process.env.BERTH_SECRETS_KEY || undefined;
-      const warning = dataDirWarning(o.data);
-      if (warning) process.stderr.write(`warning: ${warning}\n`);
-      const server = await startServer({ host, port, dataDir: o.data, databaseUrl, publicUrl: o.publicUrl, org: o.org, orgCreation, logger, secretsKey, allowInsecureIssuers: o.allowInsecureIssuers, limits });
-      logger.info({ url: server.url, database: describeDatabase({ databaseUrl, dataDir: o.data }) }, 'berth is serving');
-      process.stdout.write(`berth is serving at ${server.listenUrl} (public URL ${server.url}; database: ${describeDatabase({ databaseUrl, dataDir: o.data })})\n`);
-      const fs = server.firstStart;
-      if (fs) {
-        const moved = fs.movedAside ? `An older file of that name was kept as ${fs.movedAside}.\n` : '';
-        process.stderr.write(
-          `\nFirst start: created organization ${fs.organization.name} (${fs.organization.uid})\n` +
-            `and its owner identity ${fs.identity}. Its keys are in ${fs.credentialsFile} (mode 0600).\n${moved}` +
-            // npx finds the project's own bin from its directory; a bare `berth` is on no PATH after `npm start`.
-            `Use them with (from this project's directory):\n  npx berth auth login --credentials ${fs.credentialsFile}\n  npx berth iam groups list\n\n`,
+    .action(
+      async (o: {
+        listen: string;
+        data: string;
+        database?: string;
+        publicUrl?: string;
+        org: string;
+        allowOrgCreation: string;
+        logLevel: string;
+        secretsKeyFile?: string;
+        allowInsecureIssuers: boolean;
+        maxConnections: string;
+        idleTimeout: string;
+        headersTimeout: string;
+        requestTimeout: string;
+      }) => {
+        const orgCreation = parseOrgCreation(o.allowOrgCreation);
+        const logger = pino({ level: o.logLevel, redact: ['req.headers.authorization', '*.token', '*.privateKey'] });
+        const { host, port } = parseListen(o.listen);
+        const limits = parseLimits(o);
+        const databaseUrl = o.database ?? process.env.BERTH_DATABASE_URL;
+        const secretsKey = o.secretsKeyFile !== undefined ? readFileSync(o.secretsKeyFile, 'utf8') : process.env.BERTH_SECRETS_KEY || undefined;
+        const warning = dataDirWarning(o.data);
+        if (warning) process.stderr.write(`warning: ${warning}\n`);
+        const server = await startServer({
+          host,
+          port,
+          dataDir: o.data,
+          databaseUrl,
+          publicUrl: o.publicUrl,
+          org: o.org,
+          orgCreation,
+          logger,
+          secretsKey,
+          allowInsecureIssuers: o.allowInsecureIssuers,
+          limits,
+        });
+        logger.info({ url: server.url, database: describeDatabase({ databaseUrl, dataDir: o.data }) }, 'berth is serving');
+        process.stdout.write(
+          `berth is serving at ${server.listenUrl} (public URL ${server.url}; database: ${describeDatabase({ databaseUrl, dataDir: o.data })})\n`,
         );
-      }
-      let stopping = false;
-      const stop = async (signal: string) => {
-        if (stopping) return;
-        stopping = true;
-        logger.info({ signal }, 'shutting down: finishing in-flight requests');
-        await server.close();
-        logger.info('stopped');
-        process.exit(0);
-      };
-      process.on('SIGTERM', () => void stop('SIGTERM'));
-      process.on('SIGINT', () => void stop('SIGINT'));
-    });
+        const fs = server.firstStart;
+        if (fs) {
+          const moved = fs.movedAside ? `An older file of that name was kept as ${fs.movedAside}.\n` : '';
+          process.stderr.write(
+            `\nFirst start: created organization ${fs.organization.name} (${fs.organization.uid})\n` +
+              `and its owner identity ${fs.identity}. Its keys are in ${fs.credentialsFile} (mode 0600).\n${moved}` +
+              // npx finds the project's own bin from its directory; a bare `berth` is on no PATH after `npm start`.
+              `Use them with (from this project's directory):\n  npx berth auth login --credentials ${fs.credentialsFile}\n  npx berth iam groups list\n\n`,
+          );
+        }
+        let stopping = false;
+        const stop = async (signal: string) => {
+          if (stopping) return;
+          stopping = true;
+          logger.info({ signal }, 'shutting down: finishing in-flight requests');
+          await server.close();
+          logger.info('stopped');
+          process.exit(0);
+        };
+        process.on('SIGTERM', () => void stop('SIGTERM'));
+        process.on('SIGINT', () => void stop('SIGINT'));
+      },
+    );
 }

@@ -4,12 +4,7 @@
 // factories in src/<domain>/errors.ts, which call these.
 import { create } from '@bufbuild/protobuf';
 import { Code, ConnectError } from '@connectrpc/connect';
-import {
-  BadRequestSchema,
-  ErrorInfoSchema,
-  PreconditionFailureSchema,
-  ResourceInfoSchema,
-} from '../gen/google/rpc/error_details_pb.js';
+import { BadRequestSchema, ErrorInfoSchema, PreconditionFailureSchema, ResourceInfoSchema } from '../gen/google/rpc/error_details_pb.js';
 import { codeName, messagePrefix } from './error-codes.js';
 
 export interface FieldViolation {

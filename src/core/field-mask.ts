@@ -21,12 +21,7 @@ function findField(schema: DescMessage, path: string): DescField | undefined {
  * The top-level fields an update changes. Unknown paths are INVALID_ARGUMENT;
  * output-only fields never change.
  */
-export function fieldsToUpdate<T extends Message>(
-  schema: DescMessage,
-  incoming: T,
-  mask: FieldMask | undefined,
-  domain: string,
-): DescField[] {
+export function fieldsToUpdate<T extends Message>(schema: DescMessage, incoming: T, mask: FieldMask | undefined, domain: string): DescField[] {
   const writable = (f: DescField) => !isOutputOnly(f);
   if (!mask || mask.paths.length === 0) {
     const r = reflect(schema, incoming);
@@ -46,7 +41,10 @@ export function fieldsToUpdate<T extends Message>(
     else if (writable(f) && !out.includes(f)) out.push(f);
   }
   if (bad.length > 0) {
-    const names = schema.fields.filter(writable).map((f) => f.name).join(', ');
+    const names = schema.fields
+      .filter(writable)
+      .map((f) => f.name)
+      .join(', ');
     throw badUpdateMask(domain, `unknown field path ${bad.map((b) => `"${b.slice(0, 64)}"`).join(', ')}; updatable: ${names}`);
   }
   return out;
@@ -73,4 +71,3 @@ export function maskFromJsonKeys(schema: DescMessage, body: Record<string, unkno
   }
   return { $typeName: 'google.protobuf.FieldMask', paths } as FieldMask;
 }
-

@@ -20,10 +20,7 @@ interface Payload {
   x: number;
 }
 
-export type TokenCheck =
-  | { kind: 'cursor'; cursor: Cursor }
-  | { kind: 'expired' }
-  | { kind: 'invalid'; reason: string };
+export type TokenCheck = { kind: 'cursor'; cursor: Cursor } | { kind: 'expired' } | { kind: 'invalid'; reason: string };
 
 export class PageTokens {
   private readonly key: KeyObject;

@@ -5,7 +5,13 @@ import { invalidArgument, type FieldViolation } from './api-error.js';
 import { defineError } from './error-catalogue.js';
 
 export const badRequest = defineError(
-  { domain: 'any', name: 'badRequest', code: Code.InvalidArgument, detail: 'BadRequest', when: 'malformed JSON or protobuf, wrong types, unknown enum values, too many query parameters, a missing or invalid uid in the path' },
+  {
+    domain: 'any',
+    name: 'badRequest',
+    code: Code.InvalidArgument,
+    detail: 'BadRequest',
+    when: 'malformed JSON or protobuf, wrong types, unknown enum values, too many query parameters, a missing or invalid uid in the path',
+  },
   (domain: string, violations: FieldViolation[]) => invalidArgument(domain, violations),
 );
 
@@ -15,11 +21,23 @@ export const nulInString = defineError(
 );
 
 export const badUpdateMask = defineError(
-  { domain: 'any', name: 'badUpdateMask', code: Code.InvalidArgument, detail: 'BadRequest', when: 'an update_mask path names no updatable field, or "*" is combined with others' },
+  {
+    domain: 'any',
+    name: 'badUpdateMask',
+    code: Code.InvalidArgument,
+    detail: 'BadRequest',
+    when: 'an update_mask path names no updatable field, or "*" is combined with others',
+  },
   (domain: string, description: string) => invalidArgument(domain, [{ field: 'update_mask', description }]),
 );
 
 export const badListRequest = defineError(
-  { domain: 'any', name: 'badListRequest', code: Code.InvalidArgument, detail: 'BadRequest', when: 'a negative page_size or skip, an unknown order_by field, an invalid uidp filter, a forged, edited or foreign page_token' },
+  {
+    domain: 'any',
+    name: 'badListRequest',
+    code: Code.InvalidArgument,
+    detail: 'BadRequest',
+    when: 'a negative page_size or skip, an unknown order_by field, an invalid uidp filter, a forged, edited or foreign page_token',
+  },
   (domain: string, violations: FieldViolation[]) => invalidArgument(domain, violations),
 );

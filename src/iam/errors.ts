@@ -7,7 +7,13 @@ export const IAM_DOMAIN = 'iam.berth.dev';
 const d = IAM_DOMAIN;
 
 export const badIamRequest = defineError(
-  { domain: d, name: 'badIamRequest', code: Code.InvalidArgument, detail: 'BadRequest', when: 'an invalid name, description, relationship, pattern or capability; a role binding above its identity\'s scope or with a role defined elsewhere' },
+  {
+    domain: d,
+    name: 'badIamRequest',
+    code: Code.InvalidArgument,
+    detail: 'BadRequest',
+    when: "an invalid name, description, relationship, pattern or capability; a role binding above its identity's scope or with a role defined elsewhere",
+  },
   (violations: FieldViolation[]) => invalidArgument(d, violations),
 );
 
@@ -17,7 +23,14 @@ export const groupNotFound = defineError(
   (uid: string) => notFound(d, 'iam.berth.dev/Group', uid),
 );
 export const groupNotEmpty = defineError(
-  { domain: d, name: 'groupNotEmpty', code: Code.FailedPrecondition, detail: 'PreconditionFailure', type: 'RESOURCE_NOT_EMPTY', when: 'deleting a group that still holds child groups, identities, custom roles or repos' },
+  {
+    domain: d,
+    name: 'groupNotEmpty',
+    code: Code.FailedPrecondition,
+    detail: 'PreconditionFailure',
+    type: 'RESOURCE_NOT_EMPTY',
+    when: 'deleting a group that still holds child groups, identities, custom roles or repos',
+  },
   (description: string) => failedPrecondition(d, 'RESOURCE_NOT_EMPTY', description),
 );
 export const rootGroupNameTaken = defineError(
@@ -25,15 +38,33 @@ export const rootGroupNameTaken = defineError(
   (name: string) => alreadyExists(d, 'iam.berth.dev/Group', name, `an organization named ${JSON.stringify(name)} already exists`),
 );
 export const orgCreationOff = defineError(
-  { domain: d, name: 'orgCreationOff', code: Code.PermissionDenied, detail: 'ErrorInfo only', when: 'creating an organization on a server run with --allow-org-creation nobody' },
+  {
+    domain: d,
+    name: 'orgCreationOff',
+    code: Code.PermissionDenied,
+    detail: 'ErrorInfo only',
+    when: 'creating an organization on a server run with --allow-org-creation nobody',
+  },
   () => permissionDenied(d, 'creating organizations through the API is turned off on this server (--allow-org-creation)'),
 );
 export const orgCreatorScoped = defineError(
-  { domain: d, name: 'orgCreatorScoped', code: Code.PermissionDenied, detail: 'ErrorInfo only', when: 'an identity created under an organization tries to create another organization' },
+  {
+    domain: d,
+    name: 'orgCreatorScoped',
+    code: Code.PermissionDenied,
+    detail: 'ErrorInfo only',
+    when: 'an identity created under an organization tries to create another organization',
+  },
   () => permissionDenied(d, 'an identity created under an organization cannot own another one; use a root-level identity'),
 );
 export const orgCreatorNotOwner = defineError(
-  { domain: d, name: 'orgCreatorNotOwner', code: Code.PermissionDenied, detail: 'ErrorInfo only', when: 'creating an organization without the owner role on an existing one (--allow-org-creation owners)' },
+  {
+    domain: d,
+    name: 'orgCreatorNotOwner',
+    code: Code.PermissionDenied,
+    detail: 'ErrorInfo only',
+    when: 'creating an organization without the owner role on an existing one (--allow-org-creation owners)',
+  },
   () => permissionDenied(d, 'creating an organization requires the owner role on an existing organization'),
 );
 
@@ -53,11 +84,25 @@ export const roleBindingNotFound = defineError(
   (uid: string) => notFound(d, 'iam.berth.dev/RoleBinding', uid),
 );
 export const roleInUse = defineError(
-  { domain: d, name: 'roleInUse', code: Code.FailedPrecondition, detail: 'PreconditionFailure', type: 'RESOURCE_IN_USE', when: 'deleting a role that a role binding still uses' },
+  {
+    domain: d,
+    name: 'roleInUse',
+    code: Code.FailedPrecondition,
+    detail: 'PreconditionFailure',
+    type: 'RESOURCE_IN_USE',
+    when: 'deleting a role that a role binding still uses',
+  },
   (uid: string) => failedPrecondition(d, 'RESOURCE_IN_USE', 'the role is used by at least one role binding; delete those first', uid),
 );
 export const builtinRoleImmutable = defineError(
-  { domain: d, name: 'builtinRoleImmutable', code: Code.FailedPrecondition, detail: 'PreconditionFailure', type: 'BUILTIN_ROLE', when: 'updating or deleting a built-in role (answered before authorization: built-in role uids are public)' },
+  {
+    domain: d,
+    name: 'builtinRoleImmutable',
+    code: Code.FailedPrecondition,
+    detail: 'PreconditionFailure',
+    type: 'BUILTIN_ROLE',
+    when: 'updating or deleting a built-in role (answered before authorization: built-in role uids are public)',
+  },
   (uid: string) => failedPrecondition(d, 'BUILTIN_ROLE', 'built-in roles cannot be changed or deleted', uid),
 );
 export const roleBindingExists = defineError(

@@ -55,7 +55,10 @@ export async function firstStart(store: Store, orgName: string, dataDir: string,
         .executeTakeFirst();
       if (!claim) return undefined;
       const now = nowIso();
-      await tx.insertInto('groups').values({ uid: org.uid, parent_uid: null, name: orgName, description: 'Root organization group', verified: 0, create_time: now, update_time: now }).execute();
+      await tx
+        .insertInto('groups')
+        .values({ uid: org.uid, parent_uid: null, name: orgName, description: 'Root organization group', verified: 0, create_time: now, update_time: now })
+        .execute();
       const creds = await insertOwner(tx, org, keys, `owner@${orgName}`, 'Created on first start', apiUrl);
       const out = writeCredentialsFile(dataDir, file, creds);
       written = out;

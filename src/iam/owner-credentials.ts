@@ -64,7 +64,18 @@ export async function insertOwner(
   });
   await tx
     .insertInto('identities')
-    .values({ uid: identityUid, parent_uid: null, name: 'owner', description, company: '', email: '', last_seen_time: now, create_time: now, update_time: now, ...storeRelationship({ case: 'staticKeys', value: staticKeys }) })
+    .values({
+      uid: identityUid,
+      parent_uid: null,
+      name: 'owner',
+      description,
+      company: '',
+      email: '',
+      last_seen_time: now,
+      create_time: now,
+      update_time: now,
+      ...storeRelationship({ case: 'staticKeys', value: staticKeys }),
+    })
     .execute();
   await writeBinding(tx, { parent: org.uid, identityUid, roleUid: builtinRoleByName('owner')!.uid });
   return { api, identity: identityUid, issuer: STATIC_ISSUER, subject, privateKey: keys.privateJwk, organization: org };

@@ -32,7 +32,10 @@ export async function recoverOwner(store: Store, opts: RecoverOptions): Promise<
   let written = false;
   try {
     return await transact(store, async (tx) => {
-      const stamp = new Date().toISOString().replace(/[-:.TZ]/g, '').slice(0, 14);
+      const stamp = new Date()
+        .toISOString()
+        .replace(/[-:.TZ]/g, '')
+        .slice(0, 14);
       const creds = await insertOwner(tx, org, keys, `owner-recovered-${stamp}@${org.name}`, 'Created by berth admin recover-owner', opts.api);
       writeCredentialsFile(dirname(opts.out), opts.out, creds);
       written = true;

@@ -69,12 +69,7 @@ function whereShape(conditions: readonly Condition[]): { shape: string; values: 
   return { shape: conditions.map((c) => c.shape).join(' and '), values: conditions.flatMap((c) => c.values) };
 }
 
-export async function listPage<Row>(
-  store: Store,
-  tokens: PageTokens,
-  counts: ListTotals,
-  req: PageRequest,
-): Promise<Page<Row> | PageTokenError> {
+export async function listPage<Row>(store: Store, tokens: PageTokens, counts: ListTotals, req: PageRequest): Promise<Page<Row> | PageTokenError> {
   const column = req.columns[req.order.field];
   const key = req.key ?? 'uid';
   const scopes = req.scopes ?? [];

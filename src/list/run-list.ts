@@ -95,7 +95,8 @@ export async function runList<Row extends { uid: string }>(
   const scopes: UidScope[] = [];
   if (visible !== 'all') scopes.push({ uids: visible, self: true });
   if (u?.descendantsOf) {
-    if (!isValidUid(u.descendantsOf)) throw badListRequest(spec.domain, [{ field: 'uidp.descendants_of', description: `"${u.descendantsOf.slice(0, 80)}" is not a valid uid` }]);
+    if (!isValidUid(u.descendantsOf))
+      throw badListRequest(spec.domain, [{ field: 'uidp.descendants_of', description: `"${u.descendantsOf.slice(0, 80)}" is not a valid uid` }]);
     scopes.push({ uids: [u.descendantsOf], self: false });
   }
   const page = await listPage<Row>(deps.store, deps.pageTokens, deps.counts, {

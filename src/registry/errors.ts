@@ -20,9 +20,16 @@ export const parentGroupNotFound = defineError(
 );
 export const repoNameTaken = defineError(
   { domain: d, name: 'repoNameTaken', code: Code.AlreadyExists, detail: 'ResourceInfo', when: 'a repo of that name exists in the group' },
-  (parent: string, name: string) => alreadyExists(d, 'registry.berth.dev/Repo', `${parent}:${name}`, `a repo named ${JSON.stringify(name)} already exists in this group`),
+  (parent: string, name: string) =>
+    alreadyExists(d, 'registry.berth.dev/Repo', `${parent}:${name}`, `a repo named ${JSON.stringify(name)} already exists in this group`),
 );
 export const badRegistryRequest = defineError(
-  { domain: d, name: 'badRegistryRequest', code: Code.InvalidArgument, detail: 'BadRequest', when: 'an invalid repo or tag name, description, digest or readme' },
+  {
+    domain: d,
+    name: 'badRegistryRequest',
+    code: Code.InvalidArgument,
+    detail: 'BadRequest',
+    when: 'an invalid repo or tag name, description, digest or readme',
+  },
   (violations: FieldViolation[]) => invalidArgument(d, violations),
 );

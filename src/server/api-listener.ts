@@ -99,7 +99,11 @@ export class ApiListener {
     await app.register(fastifyConnectPlugin, {
       routes: (router) => {
         for (const s of services) router.service(s.service, s.impl);
-        registerReflection(router, services.map((s) => s.service), reflectionRegistry(services.map((s) => s.service.file)));
+        registerReflection(
+          router,
+          services.map((s) => s.service),
+          reflectionRegistry(services.map((s) => s.service.file)),
+        );
         answerDecodeFailuresAsInvalidArgument(router);
       },
       grpc: true,
@@ -109,7 +113,13 @@ export class ApiListener {
       shutdownTimeoutMs: 10_000,
     });
     await app.register(restPlugin, { services, bodyLimit, logger });
-    const exchange = { store: runtime.store, identities: runtime.identities, issuer: runtime.issuer, allowedAudiences: [runtime.url], externalIssuers: runtime.externalIssuers };
+    const exchange = {
+      store: runtime.store,
+      identities: runtime.identities,
+      issuer: runtime.issuer,
+      allowedAudiences: [runtime.url],
+      externalIssuers: runtime.externalIssuers,
+    };
     await app.register(authRoutes, { issuer: runtime.issuer, exchange, logger });
     app.get('/healthz', async (_req, reply) => {
       // Unauthenticated: the cause of a failure goes to the log, never to the caller.
@@ -130,7 +140,12 @@ export class ApiListener {
     app.setErrorHandler((err: { code?: string }, request, reply) => {
       const path = request.url.split('?')[0];
       const domain = errorDomainOfPath(path);
-      const cause = err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? badBody(domain, `the request body exceeds ${bodyLimit} bytes`) : err.code?.startsWith('FST_ERR_CTP') ? badBody(domain, 'the request body could not be read') : err;
+      const cause =
+        err.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+          ? badBody(domain, `the request body exceeds ${bodyLimit} bytes`)
+          : err.code?.startsWith('FST_ERR_CTP')
+            ? badBody(domain, 'the request body could not be read')
+            : err;
       if (cause === err) logger.error({ err, path }, 'request failed');
       const { status, body, headers } = errorResponse(cause, domain);
       return reply.code(status).headers(headers).header('content-type', 'application/json').send(JSON.stringify(body));

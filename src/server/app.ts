@@ -49,7 +49,15 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   try {
     api = await ApiListener.bind({ host: opts.host, port: opts.port, logger: opts.logger, bodyLimit: opts.bodyLimit, limits: opts.limits });
     const url = (opts.publicUrl ?? api.url).replace(/\/$/, '');
-    runtime = await Runtime.start(store, { url, org: opts.org, dataDir: opts.dataDir, logger: opts.logger, orgCreation: opts.orgCreation, secretsKey: opts.secretsKey, allowInsecureIssuers: opts.allowInsecureIssuers });
+    runtime = await Runtime.start(store, {
+      url,
+      org: opts.org,
+      dataDir: opts.dataDir,
+      logger: opts.logger,
+      orgCreation: opts.orgCreation,
+      secretsKey: opts.secretsKey,
+      allowInsecureIssuers: opts.allowInsecureIssuers,
+    });
     await api.attach(runtime);
   } catch (err) {
     await api?.close(0);

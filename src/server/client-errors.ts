@@ -27,6 +27,8 @@ export function answerClientError(err: Error & { code?: string }, socket: Socket
         ? [408, 'request', 'the request did not arrive in the time allowed']
         : [400, 'request', 'the request is not valid HTTP/1.1'];
   const body = JSON.stringify(errorResponse(invalidArgument(DOMAIN, [{ field, description }]), DOMAIN).body);
-  socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
   setTimeout(() => socket.destroy(), LINGER_MS).unref();
 }

@@ -9,7 +9,14 @@
 // "body". Other answers pass through untouched.
 import { Code, ConnectError, type ConnectRouter } from '@connectrpc/connect';
 import { encodeEnvelope, type UniversalHandler, type UniversalServerResponse } from '@connectrpc/connect/protocol';
-import { codeToHttpStatus, endStreamFlag, endStreamFromJson, endStreamToJson, errorFromJsonBytes, errorToJsonBytes } from '@connectrpc/connect/protocol-connect';
+import {
+  codeToHttpStatus,
+  endStreamFlag,
+  endStreamFromJson,
+  endStreamToJson,
+  errorFromJsonBytes,
+  errorToJsonBytes,
+} from '@connectrpc/connect/protocol-connect';
 import { findTrailerError, setTrailerStatus } from '@connectrpc/connect/protocol-grpc';
 import { trailerFlag, trailerParse, trailerSerialize } from '@connectrpc/connect/protocol-grpc-web';
 import { errorDomainOf } from '../core/error-domain.js';
@@ -24,10 +31,13 @@ export function answerDecodeFailuresAsInvalidArgument(router: ConnectRouter): vo
 function replacementFor(err: ConnectError, handler: UniversalHandler): ConnectError | undefined {
   const m = err.rawMessage;
   let description: string;
-  if (err.code === Code.Internal && m.startsWith('parse binary: ')) description = `not a valid ${handler.method.input.typeName} in protobuf binary (${m.slice(14)})`;
+  if (err.code === Code.Internal && m.startsWith('parse binary: '))
+    description = `not a valid ${handler.method.input.typeName} in protobuf binary (${m.slice(14)})`;
   else if (err.code === Code.Internal && m === 'decompression failed') description = 'could not be decompressed';
-  else if (err.code === Code.Internal && m.startsWith('received compressed envelope')) description = 'a message is flagged compressed but the request names no encoding';
-  else if (err.code === Code.Unimplemented && /^protocol error: (missing|received extra) input message for unary method$/.test(m)) description = 'a unary call takes exactly one message';
+  else if (err.code === Code.Internal && m.startsWith('received compressed envelope'))
+    description = 'a message is flagged compressed but the request names no encoding';
+  else if (err.code === Code.Unimplemented && /^protocol error: (missing|received extra) input message for unary method$/.test(m))
+    description = 'a unary call takes exactly one message';
   else return undefined;
   return badBody(errorDomainOf(handler.service), description);
 }

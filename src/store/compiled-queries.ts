@@ -31,13 +31,20 @@ function compile(build: (values: readonly unknown[]) => Compilable<unknown>, cou
   return { compiled, slots };
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: Kysely cannot type a table chosen at run time
+type AnyDb = Kysely<any>;
+
 /**
  * Runs the query `build` makes from `values`. `shape` names everything that
  * changes its SQL other than the values themselves (and must say so when
  * their number changes it); `build` must use each value only as a value.
  */
-// biome-ignore lint/suspicious/noExplicitAny: Kysely cannot type a table chosen at run time
-export async function runCompiled<R>(db: Kysely<any>, shape: string, values: readonly unknown[], build: (values: readonly unknown[]) => Compilable<unknown>): Promise<R[]> {
+export async function runCompiled<R>(
+  db: AnyDb,
+  shape: string,
+  values: readonly unknown[],
+  build: (values: readonly unknown[]) => Compilable<unknown>,
+): Promise<R[]> {
   const adapter = db.getExecutor().adapter;
   let cache = caches.get(adapter);
   if (!cache) {

@@ -25,5 +25,10 @@ export function isForeignKeyViolation(err: unknown): boolean {
   if (!err || typeof err !== 'object') return false;
   const e = err as { code?: unknown; errcode?: unknown; message?: unknown };
   if (e.code === PG_FOREIGN_KEY_VIOLATION) return true;
-  return e.code === 'ERR_SQLITE_ERROR' && typeof e.errcode === 'number' && (e.errcode & 0xff) === SQLITE_CONSTRAINT && /FOREIGN KEY constraint failed/.test(String(e.message));
+  return (
+    e.code === 'ERR_SQLITE_ERROR' &&
+    typeof e.errcode === 'number' &&
+    (e.errcode & 0xff) === SQLITE_CONSTRAINT &&
+    /FOREIGN KEY constraint failed/.test(String(e.message))
+  );
 }

@@ -18,7 +18,8 @@ export class DatabaseUnavailable extends Error {
 const PG_STATES = /^(08...|57P0[1-5]|25P03|53300|3D000)$/;
 const NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 // pg reports a lost or unusable connection with plain Errors and these texts.
-const PG_TEXTS = /^(Connection terminated|Client has encountered a connection error|Client was closed and is not queryable|timeout exceeded when trying to connect|Connection terminated due to connection timeout)/;
+const PG_TEXTS =
+  /^(Connection terminated|Client has encountered a connection error|Client was closed and is not queryable|timeout exceeded when trying to connect|Connection terminated due to connection timeout)/;
 const SQLITE_BUSY = 5;
 const SQLITE_LOCKED = 6;
 

@@ -42,18 +42,22 @@ export class WriteGate {
         clearTimeout(timer);
         resolve();
       };
-      const timer = setTimeout(() => {
-        const i = this.waiters.indexOf(waiter);
-        if (i >= 0) this.waiters.splice(i, 1);
-        reject(new DatabaseUnavailable('timed out waiting for the database write lock'));
-      }, Math.max(0, deadline - Date.now()));
+      const timer = setTimeout(
+        () => {
+          const i = this.waiters.indexOf(waiter);
+          if (i >= 0) this.waiters.splice(i, 1);
+          reject(new DatabaseUnavailable('timed out waiting for the database write lock'));
+        },
+        Math.max(0, deadline - Date.now()),
+      );
       this.waiters.push(waiter);
     });
   }
 
   release(): void {
     const next = this.waiters.shift();
-    if (next) next(); // the gate passes straight to the next writer
+    if (next)
+      next(); // the gate passes straight to the next writer
     else this.held = false;
   }
 }

@@ -52,7 +52,13 @@ export function describeDatabase(opts: StoreOptions): string {
 export async function openStore(opts: StoreOptions): Promise<Store> {
   let store: Store;
   if (opts.databaseUrl && /^postgres(ql)?:\/\//.test(opts.databaseUrl)) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10, connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS, keepAlive: true, types: PG_TYPES });
+    const pool = new pg.Pool({
+      connectionString: opts.databaseUrl,
+      max: opts.poolSize ?? 10,
+      connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
+      keepAlive: true,
+      types: PG_TYPES,
+    });
     const onLost = (err: Error) => opts.logger?.warn({ err: { message: err.message, code: (err as { code?: string }).code } }, 'database connection lost');
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: resilientPool(pool, onLost) }) });
     store = { db, caps: POSTGRES, close: () => db.destroy() };

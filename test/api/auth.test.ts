@@ -23,7 +23,14 @@ async function fakeIssuer() {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const sign = (sub: string, aud: string) =>
-    new SignJWT({}).setProtectedHeader({ alg: 'RS256', kid: 'ext' }).setIssuer(url).setSubject(sub).setAudience(aud).setIssuedAt().setExpirationTime('5m').sign(privateKey);
+    new SignJWT({})
+      .setProtectedHeader({ alg: 'RS256', kid: 'ext' })
+      .setIssuer(url)
+      .setSubject(sub)
+      .setAudience(aud)
+      .setIssuedAt()
+      .setExpirationTime('5m')
+      .sign(privateKey);
   return { url, sign, close: () => new Promise((r) => server.close(r)) };
 }
 
@@ -59,7 +66,9 @@ describe('authentication and access control', () => {
     assert.equal(sts.json.code, 16);
     const bogus = await rest(berth.url, 'GET', '/sts/exchange', { headers: { authorization: `Bearer ${token}` } });
     assert.equal(bogus.status, 403, 'a Berth token matches no identity relationship');
-    const badAud = await rest(berth.url, 'GET', `/sts/exchange?aud=${encodeURIComponent('https://elsewhere.example')}`, { headers: { authorization: `Bearer ${token}` } });
+    const badAud = await rest(berth.url, 'GET', `/sts/exchange?aud=${encodeURIComponent('https://elsewhere.example')}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     assert.equal(badAud.status, 400);
   });
 
@@ -72,7 +81,9 @@ describe('authentication and access control', () => {
       });
       assert.equal(created.status, 200, created.text);
       const idToken = await ext.sign('repo:acme/app:ref:refs/heads/main', berth.url);
-      const viaGet = await rest(berth.url, 'GET', `/sts/exchange?identity=${created.json.uid}&aud=${encodeURIComponent(berth.url)}`, { headers: { authorization: `Bearer ${idToken}` } });
+      const viaGet = await rest(berth.url, 'GET', `/sts/exchange?identity=${created.json.uid}&aud=${encodeURIComponent(berth.url)}`, {
+        headers: { authorization: `Bearer ${idToken}` },
+      });
       assert.equal(viaGet.status, 200, viaGet.text);
       const viaPost = await rest(berth.url, 'POST', '/sts/exchange', {
         headers: { authorization: `Bearer ${idToken}`, 'content-type': 'application/x-www-form-urlencoded' },

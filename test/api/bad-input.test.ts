@@ -108,7 +108,10 @@ describe('bad input', () => {
     assert.equal(connect.status, 400);
     assert.equal(((await connect.json()) as { code: string }).code, 'invalid_argument');
     const client = grpcClient(ReposService, berth.url, token);
-    await assert.rejects(client.createRepo({ parent: berth.orgUid, repo: { name: 'x', description: 'nul\u0000' } }), (err: unknown) => err instanceof ConnectError && err.code === Code.InvalidArgument);
+    await assert.rejects(
+      client.createRepo({ parent: berth.orgUid, repo: { name: 'x', description: 'nul\u0000' } }),
+      (err: unknown) => err instanceof ConnectError && err.code === Code.InvalidArgument,
+    );
     await unchanged();
   });
 });

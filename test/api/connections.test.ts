@@ -129,7 +129,10 @@ describe('idle and slow connections', () => {
   it('cancels an HTTP/2 stream whose request body stalls', async () => {
     const session = http2.connect(berth.url);
     session.on('error', () => undefined);
-    const stream = session.request({ ':method': 'POST', ':path': `/registry/v2/repos/${berth.orgUid}`, 'content-type': 'application/json' }, { endStream: false });
+    const stream = session.request(
+      { ':method': 'POST', ':path': `/registry/v2/repos/${berth.orgUid}`, 'content-type': 'application/json' },
+      { endStream: false },
+    );
     stream.on('error', () => undefined);
     stream.write('{"name":');
     let status = 0;
@@ -164,7 +167,9 @@ describe('answers given before the whole request arrived', () => {
     const body = Buffer.alloc(5 + 300_000, 0x61);
     body[0] = 0;
     body.writeUInt32BE(0x7fffffff, 1);
-    c.socket.write(`POST /berth.ping.v2.PingService/Ping HTTP/1.1\r\nHost: berth\r\nContent-Type: application/grpc-web+proto\r\nContent-Length: ${body.length}\r\n\r\n`);
+    c.socket.write(
+      `POST /berth.ping.v2.PingService/Ping HTTP/1.1\r\nHost: berth\r\nContent-Type: application/grpc-web+proto\r\nContent-Length: ${body.length}\r\n\r\n`,
+    );
     c.socket.write(body);
     c.socket.write('GET /healthz HTTP/1.1\r\nHost: berth\r\n\r\n');
     for (let t = 0; t < 100 && !c.received().includes('"ok"'); t++) await new Promise((r) => setTimeout(r, 50));
@@ -179,7 +184,11 @@ describe('answers given before the whole request arrived', () => {
       Array.from({ length: 4 }, async () => {
         const seen: string[] = [];
         for (let i = 0; i < 15; i++) {
-          const r = await fetch(`${berth.url}/registry/v2/repos/x?q=${'q'.repeat(20_000)}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then(
+          const r = await fetch(`${berth.url}/registry/v2/repos/x?q=${'q'.repeat(20_000)}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body,
+          }).then(
             async (res) => `${res.status} ${res.headers.get('connection')} ${((await res.json()) as { code: number }).code}`,
             (err: Error) => `no answer: ${String(err.cause ?? err)}`,
           );

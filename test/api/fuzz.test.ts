@@ -67,8 +67,14 @@ function describeOffence({ req, out }: Offence): string {
 
 /** Groups offences that differ only in ids, numbers and detail. */
 function classOf({ req, out }: Offence): string {
-  const text = out.text.replace(/[0-9a-f]{16,}/g, '<hex>').replace(/\d+/g, 'N').slice(0, 100);
-  return `${req.protocol} ${req.method} ${req.path.split('?')[0].replace(/\/[0-9a-f]{16,}.*$/, '/…').slice(0, 40)} → ${out.status}/${out.grpcStatus ?? '-'} ${text}`;
+  const text = out.text
+    .replace(/[0-9a-f]{16,}/g, '<hex>')
+    .replace(/\d+/g, 'N')
+    .slice(0, 100);
+  return `${req.protocol} ${req.method} ${req.path
+    .split('?')[0]
+    .replace(/\/[0-9a-f]{16,}.*$/, '/…')
+    .slice(0, 40)} → ${out.status}/${out.grpcStatus ?? '-'} ${text}`;
 }
 
 describe('fuzzing the API', () => {
@@ -123,11 +129,23 @@ describe('fuzzing the API', () => {
       return { authorization: r.pick(['Bearer garbage', `Bearer ${token.slice(0, -4)}AAAA`, 'Basic eDp5', 'Bearer ']) };
     };
     const messages = new Messages(r, () => known);
-    const restRequests = new RestRequests(r, messages, routesOf(SERVICES), auth, () => pageTokens, () => known);
+    const restRequests = new RestRequests(
+      r,
+      messages,
+      routesOf(SERVICES),
+      auth,
+      () => pageTokens,
+      () => known,
+    );
     const rpc = new RpcRequests(r, messages, SERVICES, auth);
     const grpc = new GrpcSender(berth.url);
     const transport = createGrpcTransport({ baseUrl: berth.url });
-    const clients = new Map(SERVICES.map((s) => [s, createClient(s, transport) as unknown as Record<string, (m: unknown, o: { headers: Record<string, string> }) => Promise<unknown>>]));
+    const clients = new Map(
+      SERVICES.map((s) => [
+        s,
+        createClient(s, transport) as unknown as Record<string, (m: unknown, o: { headers: Record<string, string> }) => Promise<unknown>>,
+      ]),
+    );
 
     /** The next request, made synchronously so the sequence depends on the seed alone. */
     const generate = (): [FuzzRequest, () => Promise<Outcome>] => {
@@ -151,7 +169,13 @@ describe('fuzzing the API', () => {
       const m = r.pick(rpc.methods);
       const init = messages.typed(m.input);
       const headers = auth();
-      const req: FuzzRequest = { protocol: 'grpc-typed', method: m.name, path: `/${m.parent.typeName}/${m.name}`, headers, body: JSON.stringify(init, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v instanceof Uint8Array ? `bytes(${v.length})` : v)) };
+      const req: FuzzRequest = {
+        protocol: 'grpc-typed',
+        method: m.name,
+        path: `/${m.parent.typeName}/${m.name}`,
+        headers,
+        body: JSON.stringify(init, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v instanceof Uint8Array ? `bytes(${v.length})` : v)),
+      };
       return [
         req,
         async () => {
@@ -182,7 +206,12 @@ describe('fuzzing the API', () => {
     };
     await Promise.all(Array.from({ length: WORKERS }, worker));
     grpc.close();
-    t.diagnostic(`${done} requests in ${Date.now() - started} ms (seed ${SEED}); outcomes: ${[...outcomes].sort().map(([k, n]) => `${k}×${n}`).join(', ')}`);
+    t.diagnostic(
+      `${done} requests in ${Date.now() - started} ms (seed ${SEED}); outcomes: ${[...outcomes]
+        .sort()
+        .map(([k, n]) => `${k}×${n}`)
+        .join(', ')}`,
+    );
 
     const classes = new Map<string, number>();
     for (const o of offences) classes.set(classOf(o), (classes.get(classOf(o)) ?? 0) + 1);

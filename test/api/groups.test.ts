@@ -122,7 +122,10 @@ describe('iam groups', () => {
     const b = (await rest(berth.url, 'POST', `/iam/v2/groups/${a}`, { token, body: { name: 'tree-b' } })).json.uid as string;
     const c = (await rest(berth.url, 'POST', `/iam/v2/groups/${b}`, { token, body: { name: 'tree-c' } })).json.uid as string;
     const children = await rest(berth.url, 'GET', `/iam/v2/groups?uidp.children_of=${a}`, { token });
-    assert.deepEqual(children.json.groups.map((g: { uid: string }) => g.uid), [b]);
+    assert.deepEqual(
+      children.json.groups.map((g: { uid: string }) => g.uid),
+      [b],
+    );
     const desc = await rest(berth.url, 'GET', `/iam/v2/groups?uidp.descendants_of=${a}`, { token });
     assert.deepEqual(desc.json.groups.map((g: { uid: string }) => g.uid).sort(), [b, c].sort());
   });

@@ -8,7 +8,9 @@ import { useBerth, type Berth } from '../harness/berth-process.js';
 import { grpcClient, identityWithRole, rest } from '../harness/api-client.js';
 
 const NAME_RULE = 'name must match "^[a-z0-9 ._-]{1,}$"';
-const JWKS = JSON.stringify({ keys: [{ kty: 'EC', crv: 'P-256', x: 'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU', y: 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0' }] });
+const JWKS = JSON.stringify({
+  keys: [{ kty: 'EC', crv: 'P-256', x: 'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU', y: 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0' }],
+});
 
 describe('iam identities', () => {
   let berth: Berth;
@@ -38,11 +40,17 @@ describe('iam identities', () => {
     assert.equal(patched.json.name, 'ci bot');
     assert.deepEqual(patched.json.claimMatch, created.json.claimMatch);
 
-    const masked = await rest(berth.url, 'PATCH', `/iam/v2/identities/${uid}?updateMask=description`, { token, body: { name: 'ignored', description: 'masked' } });
+    const masked = await rest(berth.url, 'PATCH', `/iam/v2/identities/${uid}?updateMask=description`, {
+      token,
+      body: { name: 'ignored', description: 'masked' },
+    });
     assert.equal(masked.json.name, 'ci bot');
     assert.equal(masked.json.description, 'masked');
 
-    const relinked = await rest(berth.url, 'PATCH', `/iam/v2/identities/${uid}`, { token, body: { claimMatch: { issuer: 'https://other.example', subjectPattern: '^repo:acme/.*$' } } });
+    const relinked = await rest(berth.url, 'PATCH', `/iam/v2/identities/${uid}`, {
+      token,
+      body: { claimMatch: { issuer: 'https://other.example', subjectPattern: '^repo:acme/.*$' } },
+    });
     assert.equal(relinked.status, 200, relinked.text);
     assert.equal(relinked.json.claimMatch.subjectPattern, '^repo:acme/.*$');
 
@@ -65,7 +73,10 @@ describe('iam identities', () => {
     assert.ok(gone.json.details.some((d: { '@type': string }) => d['@type'] === 'type.googleapis.com/google.rpc.ResourceInfo'));
   });
 
-  for (const [label, body] of [['missing', { description: 'no name' }], ['"Bad Name!"', { name: 'Bad Name!' }]] as const) {
+  for (const [label, body] of [
+    ['missing', { description: 'no name' }],
+    ['"Bad Name!"', { name: 'Bad Name!' }],
+  ] as const) {
     it(`rejects a ${label} name with the contract's exact error`, async () => {
       const r = await rest(berth.url, 'POST', `/iam/v2/identities/${berth.orgUid}`, { token, body });
       assert.equal(r.status, 400);
@@ -88,7 +99,10 @@ describe('iam identities', () => {
     assert.equal(badPattern.status, 400, badPattern.text);
     const badJwks = await post({ name: 'a', staticKeys: { issuer: 'i', subject: 's', issuerKeys: '{"keys":[]}' } });
     assert.equal(badJwks.status, 400, badJwks.text);
-    const tooLong = await post({ name: 'a', staticKeys: { issuer: 'i', subject: 's', issuerKeys: JWKS, expirationTime: new Date(Date.now() + 400 * 86400e3).toISOString() } });
+    const tooLong = await post({
+      name: 'a',
+      staticKeys: { issuer: 'i', subject: 's', issuerKeys: JWKS, expirationTime: new Date(Date.now() + 400 * 86400e3).toISOString() },
+    });
     assert.equal(tooLong.status, 400, tooLong.text);
     const past = await post({ name: 'a', staticKeys: { issuer: 'i', subject: 's', issuerKeys: JWKS, expirationTime: '2020-01-01T00:00:00Z' } });
     assert.equal(past.status, 400, past.text);
@@ -104,8 +118,14 @@ describe('iam identities', () => {
 
   it('filters by relationship type and uidp', async () => {
     const sub = (await rest(berth.url, 'POST', `/iam/v2/groups/${berth.orgUid}`, { token, body: { name: 'ids-sub' } })).json.uid as string;
-    const a = await rest(berth.url, 'POST', `/iam/v2/identities/${sub}`, { token, body: { name: 'claim', claimMatch: { issuer: 'https://i.example', subject: 's' } } });
-    const b = await rest(berth.url, 'POST', `/iam/v2/identities/${sub}`, { token, body: { name: 'static', staticKeys: { issuer: 'i', subject: 's', issuerKeys: JWKS } } });
+    const a = await rest(berth.url, 'POST', `/iam/v2/identities/${sub}`, {
+      token,
+      body: { name: 'claim', claimMatch: { issuer: 'https://i.example', subject: 's' } },
+    });
+    const b = await rest(berth.url, 'POST', `/iam/v2/identities/${sub}`, {
+      token,
+      body: { name: 'static', staticKeys: { issuer: 'i', subject: 's', issuerKeys: JWKS } },
+    });
     const q = (s: string) => rest(berth.url, 'GET', `/iam/v2/identities?${s}`, { token });
     const uids = (r: { json: { identities?: { uid: string }[] } }) => (r.json.identities ?? []).map((i) => i.uid).sort();
     assert.deepEqual(uids(await q(`uidp.children_of=${sub}`)), [a.json.uid, b.json.uid].sort());
@@ -115,7 +135,13 @@ describe('iam identities', () => {
 
   it('serves identities over gRPC', async () => {
     const client = grpcClient(IdentitiesService, berth.url, token);
-    const id = await client.createIdentity({ parent: berth.orgUid, identity: { name: 'grpc-id', relationship: { case: 'claimMatch', value: { iss: { case: 'issuer', value: 'https://g.example' }, sub: { case: 'subject', value: 'me' } } } } });
+    const id = await client.createIdentity({
+      parent: berth.orgUid,
+      identity: {
+        name: 'grpc-id',
+        relationship: { case: 'claimMatch', value: { iss: { case: 'issuer', value: 'https://g.example' }, sub: { case: 'subject', value: 'me' } } },
+      },
+    });
     const got = await client.getIdentity({ uid: id.uid });
     assert.equal(got.name, 'grpc-id');
     assert.equal(got.relationship.case, 'claimMatch');
@@ -146,7 +172,10 @@ describe('iam identities', () => {
     assert.equal(snake.json.description, 'changed');
     assert.equal(snake.json.company, '');
     assert.equal(snake.json.staticKeys.subject, 'renamed');
-    const camel = await rest(berth.url, 'PATCH', `/iam/v2/identities/${who.uid}?updateMask=company&updateMask=staticKeys`, { token, body: { ...body, company: 'acme' } });
+    const camel = await rest(berth.url, 'PATCH', `/iam/v2/identities/${who.uid}?updateMask=company&updateMask=staticKeys`, {
+      token,
+      body: { ...body, company: 'acme' },
+    });
     assert.equal(camel.status, 200, camel.text);
     assert.equal(camel.json.company, 'acme');
     const unknown = await rest(berth.url, 'PATCH', `/iam/v2/identities/${who.uid}?update_mask=no_such_field`, { token, body });

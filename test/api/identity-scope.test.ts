@@ -36,7 +36,11 @@ describe('identity scope of role bindings', () => {
 
     const batch = await rest(berth.url, 'POST', '/iam/v2/roleBindings:batchCreate', {
       token,
-      body: { parent: berth.orgUid, roleUid: ownerRole, requests: [{ parent: sub, roleBinding: { identityUid: x.uid } }, { roleBinding: { identityUid: x.uid } }] },
+      body: {
+        parent: berth.orgUid,
+        roleUid: ownerRole,
+        requests: [{ parent: sub, roleBinding: { identityUid: x.uid } }, { roleBinding: { identityUid: x.uid } }],
+      },
     });
     assert.equal(batch.status, 400, batch.text);
     assert.deepEqual(violations(batch.json), ['requests[1].role_binding.identityUid']);
@@ -76,11 +80,14 @@ describe('identity scope of role bindings', () => {
     // A binding written before the rule existed (planted in the database).
     const x = await identityWithRole(berth.url, token, sub, undefined, sub);
     const now = new Date().toISOString();
-    await sqlQuery(
-      berth,
-      'insert into role_bindings (uid, parent_uid, identity_uid, role_uid, create_time, update_time) values ($1, $2, $3, $4, $5, $6)',
-      [`${berth.orgUid}/${randomBytes(8).toString('hex')}`, berth.orgUid, x.uid, ownerRole, now, now],
-    );
+    await sqlQuery(berth, 'insert into role_bindings (uid, parent_uid, identity_uid, role_uid, create_time, update_time) values ($1, $2, $3, $4, $5, $6)', [
+      `${berth.orgUid}/${randomBytes(8).toString('hex')}`,
+      berth.orgUid,
+      x.uid,
+      ownerRole,
+      now,
+      now,
+    ]);
     const atRoot = await rest(berth.url, 'PATCH', `/iam/v2/groups/${berth.orgUid}`, { token: x.token, body: { description: 'mine now' } });
     assert.equal(atRoot.status, 403, atRoot.text);
     const rootList = await rest(berth.url, 'GET', `/registry/v2/repos?uidp.childrenOf=${berth.orgUid}`, { token: x.token });
@@ -96,12 +103,18 @@ describe('identity scope of role bindings', () => {
     const randomUid = `${other.json.uid}/${randomBytes(8).toString('hex')}`;
     const local = await identityWithRole(berth.url, token, berth.orgUid, undefined, berth.orgUid);
 
-    const realIdentity = await rest(berth.url, 'POST', `/iam/v2/roleBindings/${berth.orgUid}`, { token, body: { identityUid: foreignIdentity.uid, roleUid: ownerRole } });
+    const realIdentity = await rest(berth.url, 'POST', `/iam/v2/roleBindings/${berth.orgUid}`, {
+      token,
+      body: { identityUid: foreignIdentity.uid, roleUid: ownerRole },
+    });
     const fakeIdentity = await rest(berth.url, 'POST', `/iam/v2/roleBindings/${berth.orgUid}`, { token, body: { identityUid: randomUid, roleUid: ownerRole } });
     assert.equal(realIdentity.status, 400, realIdentity.text);
     assert.deepEqual([fakeIdentity.status, fakeIdentity.json], [realIdentity.status, realIdentity.json]);
 
-    const realRole = await rest(berth.url, 'POST', `/iam/v2/roleBindings/${berth.orgUid}`, { token, body: { identityUid: local.uid, roleUid: foreignRole.json.uid } });
+    const realRole = await rest(berth.url, 'POST', `/iam/v2/roleBindings/${berth.orgUid}`, {
+      token,
+      body: { identityUid: local.uid, roleUid: foreignRole.json.uid },
+    });
     const fakeRole = await rest(berth.url, 'POST', `/iam/v2/roleBindings/${berth.orgUid}`, { token, body: { identityUid: local.uid, roleUid: randomUid } });
     assert.equal(realRole.status, 400, realRole.text);
     assert.deepEqual([fakeRole.status, fakeRole.json], [realRole.status, realRole.json]);

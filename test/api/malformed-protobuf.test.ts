@@ -55,7 +55,10 @@ describe('malformed protobuf request bodies', () => {
     assert.equal(res.status, 400);
     assert.equal(body.code, 'invalid_argument');
     assert.match(body.message, /^Invalid argument: body: not a valid berth\.registry\.v2\.CreateRepoRequest in protobuf binary/);
-    assert.deepEqual(body.details.map((d) => d.type), ['google.rpc.ErrorInfo', 'google.rpc.BadRequest']);
+    assert.deepEqual(
+      body.details.map((d) => d.type),
+      ['google.rpc.ErrorInfo', 'google.rpc.BadRequest'],
+    );
   });
 
   it('are INVALID_ARGUMENT over gRPC', async () => {
@@ -65,7 +68,11 @@ describe('malformed protobuf request bodies', () => {
   });
 
   it('are INVALID_ARGUMENT over gRPC-Web', async () => {
-    const res = await fetch(`${berth.url}${CREATE_REPO}`, { method: 'POST', headers: { ...auth, 'content-type': 'application/grpc-web+proto' }, body: envelope(MALFORMED) });
+    const res = await fetch(`${berth.url}${CREATE_REPO}`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/grpc-web+proto' },
+      body: envelope(MALFORMED),
+    });
     const bytes = Buffer.from(await res.arrayBuffer());
     assert.equal(bytes[0], 0x80, 'the body is one trailer frame');
     const trailer = bytes.subarray(5).toString('latin1');

@@ -28,7 +28,10 @@ describe('root organization creation', () => {
     const pusher = await identityWithRole(berth.url, token, berth.orgUid, 'registry.push', berth.orgUid);
     const r = await rest(berth.url, 'POST', '/iam/v2/groups', { token: pusher.token, body: { name: newName() } });
     assert.equal(r.status, 403, r.text);
-    const custom = await rest(berth.url, 'POST', `/iam/v2/roles/${berth.orgUid}`, { token, body: { name: 'creator', capabilities: ['CAP_IAM_GROUPS_CREATE', 'CAP_IAM_GROUPS_LIST'] } });
+    const custom = await rest(berth.url, 'POST', `/iam/v2/roles/${berth.orgUid}`, {
+      token,
+      body: { name: 'creator', capabilities: ['CAP_IAM_GROUPS_CREATE', 'CAP_IAM_GROUPS_LIST'] },
+    });
     assert.equal(custom.status, 200, custom.text);
     const creator = await identityWithRole(berth.url, token, berth.orgUid, 'creator', berth.orgUid);
     const r2 = await rest(berth.url, 'POST', '/iam/v2/groups', { token: creator.token, body: { name: newName() } });

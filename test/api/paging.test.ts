@@ -27,7 +27,9 @@ describe('paging through 1,000+ repos', () => {
     let pageToken = '';
     let pages = 0;
     for (;;) {
-      const r = await rest(berth.url, 'GET', `/registry/v2/repos?${query}&page_size=200${pageToken ? `&page_token=${encodeURIComponent(pageToken)}` : ''}`, { token });
+      const r = await rest(berth.url, 'GET', `/registry/v2/repos?${query}&page_size=200${pageToken ? `&page_token=${encodeURIComponent(pageToken)}` : ''}`, {
+        token,
+      });
       assert.equal(r.status, 200, r.text);
       assert.equal(r.json.totalCount, String(N));
       seen.push(...r.json.repos.map((x: { name: string; uid: string }) => `${x.name}|${x.uid}|${(x as { createTime?: string }).createTime}`));
@@ -47,7 +49,7 @@ describe('paging through 1,000+ repos', () => {
       const names = seen.map((s) => s.split('|')[0]);
       if (order === 'name') assert.deepEqual(names, [...names].sort());
       if (order === 'name desc') assert.deepEqual(names, [...names].sort().reverse());
-      if (order === '' ) {
+      if (order === '') {
         const uids = seen.map((s) => s.split('|')[1]);
         assert.deepEqual(uids, [...uids].sort());
       }

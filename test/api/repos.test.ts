@@ -31,7 +31,10 @@ describe('registry repos', () => {
     assert.equal(patched.json.name, 'nginx');
 
     // With a mask, other body fields are ignored.
-    const masked = await rest(berth.url, 'PATCH', `/registry/v2/repos/${uid}?updateMask=description`, { token, body: { name: 'ignored', description: 'masked' } });
+    const masked = await rest(berth.url, 'PATCH', `/registry/v2/repos/${uid}?updateMask=description`, {
+      token,
+      body: { name: 'ignored', description: 'masked' },
+    });
     assert.equal(masked.json.name, 'nginx');
     assert.equal(masked.json.description, 'masked');
 
@@ -81,7 +84,10 @@ describe('registry repos', () => {
     );
     const statuses = results.map((r) => r.status).sort();
     assert.equal(statuses.filter((s) => s === 200).length, 1, statuses.join(','));
-    assert.ok(statuses.every((s) => s === 200 || s === 409), statuses.join(','));
+    assert.ok(
+      statuses.every((s) => s === 200 || s === 409),
+      statuses.join(','),
+    );
     for (const r of results.filter((x) => x.status === 409)) assert.equal(r.json.code, 6);
   });
 

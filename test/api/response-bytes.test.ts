@@ -45,7 +45,10 @@ describe('response bytes', () => {
   useBerth(async (b, t) => {
     berth = b;
     token = t;
-    for (const [name, description] of [['pin-b', ''], ['pin-a', 'first "quoted" \\ ünïcode']]) {
+    for (const [name, description] of [
+      ['pin-b', ''],
+      ['pin-a', 'first "quoted" \\ ünïcode'],
+    ]) {
       const res = await rest(berth.url, 'POST', `/registry/v2/repos/${berth.orgUid}`, { token, body: { name, description } });
       assert.equal(res.status, 200, res.text);
       made.push({ uid: res.json.uid, name, description, createTime: res.json.createTime });
@@ -80,7 +83,13 @@ describe('response bytes', () => {
 
   it('GetRepo over gRPC answers exactly the canonical encoding', async () => {
     for (const r of made) {
-      const bytes = await grpcBytes(berth.url, token, '/berth.registry.v2.ReposService/GetRepo', GetRepoRequestSchema, create(GetRepoRequestSchema, { uid: r.uid }));
+      const bytes = await grpcBytes(
+        berth.url,
+        token,
+        '/berth.registry.v2.ReposService/GetRepo',
+        GetRepoRequestSchema,
+        create(GetRepoRequestSchema, { uid: r.uid }),
+      );
       assert.deepEqual(bytes, Buffer.from(toBinary(RepoSchema, repoMessage(r))));
     }
   });

@@ -50,13 +50,24 @@ describe('iam role bindings', () => {
     const who = await identityWithRole(berth.url, token, berth.orgUid, undefined, berth.orgUid);
     const missing = await rest(berth.url, 'POST', `/iam/v2/roleBindings/${berth.orgUid}`, { token, body: {} });
     assert.equal(missing.status, 400);
-    const fields = missing.json.details.find((d: { '@type': string }) => d['@type'].endsWith('BadRequest')).fieldViolations.map((v: { field: string }) => v.field);
+    const fields = missing.json.details
+      .find((d: { '@type': string }) => d['@type'].endsWith('BadRequest'))
+      .fieldViolations.map((v: { field: string }) => v.field);
     assert.deepEqual(fields, ['role_binding.identity_uid', 'role_binding.role_uid']);
-    const noIdentity = await rest(berth.url, 'POST', `/iam/v2/roleBindings/${berth.orgUid}`, { token, body: { identityUid: `${berth.orgUid}/0000000000000000`, roleUid: VIEWER_UID } });
+    const noIdentity = await rest(berth.url, 'POST', `/iam/v2/roleBindings/${berth.orgUid}`, {
+      token,
+      body: { identityUid: `${berth.orgUid}/0000000000000000`, roleUid: VIEWER_UID },
+    });
     assert.equal(noIdentity.status, 404);
-    const noRole = await rest(berth.url, 'POST', `/iam/v2/roleBindings/${berth.orgUid}`, { token, body: { identityUid: who.uid, roleUid: `${berth.orgUid}/0000000000000000` } });
+    const noRole = await rest(berth.url, 'POST', `/iam/v2/roleBindings/${berth.orgUid}`, {
+      token,
+      body: { identityUid: who.uid, roleUid: `${berth.orgUid}/0000000000000000` },
+    });
     assert.equal(noRole.status, 404);
-    const noGroup = await rest(berth.url, 'POST', `/iam/v2/roleBindings/${berth.orgUid}/0000000000000000`, { token, body: { identityUid: who.uid, roleUid: VIEWER_UID } });
+    const noGroup = await rest(berth.url, 'POST', `/iam/v2/roleBindings/${berth.orgUid}/0000000000000000`, {
+      token,
+      body: { identityUid: who.uid, roleUid: VIEWER_UID },
+    });
     assert.equal(noGroup.status, 404);
     // A custom role defined in the subgroup cannot be bound at the root.
     const subRole = await rest(berth.url, 'POST', `/iam/v2/roles/${sub}`, { token, body: { name: 'sub-only', capabilities: ['CAP_TAG_LIST'] } });
@@ -101,17 +112,26 @@ describe('iam role bindings', () => {
       const outWrite = await rest(berth.url, 'PATCH', `/registry/v2/repos/${rootRepo}`, { token: who.token, body: { description: c.role } });
       assert.equal(outWrite.status, 403);
       const list = await rest(berth.url, 'GET', '/registry/v2/repos', { token: who.token });
-      assert.deepEqual(list.json.repos.map((r: { uid: string }) => r.uid), [subRepo]);
+      assert.deepEqual(
+        list.json.repos.map((r: { uid: string }) => r.uid),
+        [subRepo],
+      );
       const other = await identityWithRole(berth.url, token, berth.orgUid, undefined, berth.orgUid);
       const bindIn = await rest(berth.url, 'POST', `/iam/v2/roleBindings/${sub}`, { token: who.token, body: { identityUid: other.uid, roleUid: VIEWER_UID } });
       assert.equal(bindIn.status, c.bind ? 200 : 403, bindIn.text);
-      const bindOut = await rest(berth.url, 'POST', `/iam/v2/roleBindings/${berth.orgUid}`, { token: who.token, body: { identityUid: other.uid, roleUid: VIEWER_UID } });
+      const bindOut = await rest(berth.url, 'POST', `/iam/v2/roleBindings/${berth.orgUid}`, {
+        token: who.token,
+        body: { identityUid: other.uid, roleUid: VIEWER_UID },
+      });
       assert.equal(bindOut.status, 403);
     });
   }
 
   it('lets no one bind a role stronger than their own', async () => {
-    const admin = await rest(berth.url, 'POST', `/iam/v2/roles/${berth.orgUid}`, { token, body: { name: 'binder', capabilities: ['CAP_IAM_ROLE_BINDINGS_CREATE', 'CAP_REPO_LIST'] } });
+    const admin = await rest(berth.url, 'POST', `/iam/v2/roles/${berth.orgUid}`, {
+      token,
+      body: { name: 'binder', capabilities: ['CAP_IAM_ROLE_BINDINGS_CREATE', 'CAP_REPO_LIST'] },
+    });
     assert.equal(admin.status, 200, admin.text);
     const who = await identityWithRole(berth.url, token, berth.orgUid, 'binder', berth.orgUid);
     const other = await identityWithRole(berth.url, token, berth.orgUid, undefined, berth.orgUid);
@@ -126,11 +146,21 @@ describe('iam role bindings', () => {
     const count = async () => Number((await rest(berth.url, 'GET', '/iam/v2/roleBindings', { token })).json.totalCount);
     const ok = await rest(berth.url, 'POST', '/iam/v2/roleBindings:batchCreate', {
       token,
-      body: { parent: berth.orgUid, roleUid: VIEWER_UID, requests: [{ roleBinding: { identityUid: a.uid } }, { parent: sub, roleBinding: { identityUid: b.uid } }] },
+      body: {
+        parent: berth.orgUid,
+        roleUid: VIEWER_UID,
+        requests: [{ roleBinding: { identityUid: a.uid } }, { parent: sub, roleBinding: { identityUid: b.uid } }],
+      },
     });
     assert.equal(ok.status, 200, ok.text);
-    assert.deepEqual(ok.json.roleBindings.map((x: { identity: { uid: string } }) => x.identity.uid), [a.uid, b.uid]);
-    assert.deepEqual(ok.json.roleBindings.map((x: { group: { uid: string } }) => x.group.uid), [berth.orgUid, sub]);
+    assert.deepEqual(
+      ok.json.roleBindings.map((x: { identity: { uid: string } }) => x.identity.uid),
+      [a.uid, b.uid],
+    );
+    assert.deepEqual(
+      ok.json.roleBindings.map((x: { group: { uid: string } }) => x.group.uid),
+      [berth.orgUid, sub],
+    );
     const n = await count();
     const many = Array.from({ length: 26 }, () => ({ roleBinding: { identityUid: a.uid } }));
     const tooMany = await rest(berth.url, 'POST', '/iam/v2/roleBindings:batchCreate', { token, body: { parent: sub, roleUid: VIEWER_UID, requests: many } });
@@ -139,7 +169,13 @@ describe('iam role bindings', () => {
     const editor = await roleUid('editor');
     const oneBad = await rest(berth.url, 'POST', '/iam/v2/roleBindings:batchCreate', {
       token,
-      body: { parent: berth.orgUid, requests: [{ roleBinding: { identityUid: a.uid, roleUid: editor } }, { roleBinding: { identityUid: `${berth.orgUid}/0000000000000000`, roleUid: editor } }] },
+      body: {
+        parent: berth.orgUid,
+        requests: [
+          { roleBinding: { identityUid: a.uid, roleUid: editor } },
+          { roleBinding: { identityUid: `${berth.orgUid}/0000000000000000`, roleUid: editor } },
+        ],
+      },
     });
     assert.equal(oneBad.status, 404, oneBad.text);
     assert.equal(await count(), n);

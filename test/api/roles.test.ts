@@ -61,7 +61,10 @@ describe('iam roles', () => {
     assert.equal(bad.fieldViolations[0].field, 'role.capabilities');
     const internal = await rest(berth.url, 'POST', `/iam/v2/roles/${berth.orgUid}`, { token, body: { name: 'x', capabilities: ['CAP_INTERNAL'] } });
     assert.equal(internal.status, 400);
-    const missingParent = await rest(berth.url, 'POST', `/iam/v2/roles/${berth.orgUid}/0000000000000000`, { token, body: { name: 'x', capabilities: ['CAP_TAG_LIST'] } });
+    const missingParent = await rest(berth.url, 'POST', `/iam/v2/roles/${berth.orgUid}/0000000000000000`, {
+      token,
+      body: { name: 'x', capabilities: ['CAP_TAG_LIST'] },
+    });
     assert.equal(missingParent.status, 404);
   });
 
@@ -91,7 +94,10 @@ describe('iam roles', () => {
     const builtin = await rest(berth.url, 'GET', `/iam/v2/roles/${VIEWER_UID}`, { token: puller.token });
     assert.equal(builtin.status, 200);
     // limited_owner cannot create roles at all; a custom roles-admin cannot grant what it lacks.
-    const admin = await rest(berth.url, 'POST', `/iam/v2/roles/${berth.orgUid}`, { token, body: { name: 'roles-admin', capabilities: ['CAP_IAM_ROLES_CREATE', 'CAP_TAG_LIST'] } });
+    const admin = await rest(berth.url, 'POST', `/iam/v2/roles/${berth.orgUid}`, {
+      token,
+      body: { name: 'roles-admin', capabilities: ['CAP_IAM_ROLES_CREATE', 'CAP_TAG_LIST'] },
+    });
     assert.equal(admin.status, 200, admin.text);
     const who = await identityWithRole(berth.url, token, berth.orgUid, 'roles-admin', berth.orgUid);
     const ok = await rest(berth.url, 'POST', `/iam/v2/roles/${berth.orgUid}`, { token: who.token, body: { name: 'sub', capabilities: ['CAP_TAG_LIST'] } });
@@ -113,7 +119,10 @@ describe('iam roles', () => {
   });
 
   it('answers BUILTIN_ROLE (400) to updating or deleting a built-in role', async () => {
-    for (const [method, body] of [['PATCH', { description: 'mine' }], ['DELETE', undefined]] as const) {
+    for (const [method, body] of [
+      ['PATCH', { description: 'mine' }],
+      ['DELETE', undefined],
+    ] as const) {
       const r = await rest(berth.url, method, `/iam/v2/roles/${VIEWER_UID}`, { token, body });
       assert.equal(r.status, 400, r.text);
       assert.equal(r.json.code, 9);

@@ -31,7 +31,11 @@ async function fakeIssuer() {
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   /** An ID token signed by this issuer (or by `key`), with exp unless `exp` is false. */
   const sign = (claims: JWTPayload & { sub: string }, opts: { iss?: string; aud: string; exp?: boolean; key?: Key }) => {
-    const jwt = new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: 'ext' }).setIssuer(opts.iss ?? url).setAudience(opts.aud).setIssuedAt();
+    const jwt = new SignJWT(claims)
+      .setProtectedHeader({ alg: 'RS256', kid: 'ext' })
+      .setIssuer(opts.iss ?? url)
+      .setAudience(opts.aud)
+      .setIssuedAt();
     if (opts.exp !== false) jwt.setExpirationTime('5m');
     return jwt.sign(opts.key ?? privateKey);
   };
@@ -50,7 +54,10 @@ async function startKillable(opts: StartOptions = {}) {
 }
 
 async function createIdentity(berth: Berth, token: string, body: object) {
-  const r = await rest(berth.url, 'POST', `/iam/v2/identities/${berth.orgUid}`, { token, body: { name: `id-${Math.random().toString(16).slice(2)}`, ...body } });
+  const r = await rest(berth.url, 'POST', `/iam/v2/identities/${berth.orgUid}`, {
+    token,
+    body: { name: `id-${Math.random().toString(16).slice(2)}`, ...body },
+  });
   assert.equal(r.status, 200, r.text);
   return r.json.uid as string;
 }
@@ -69,7 +76,12 @@ async function staticIdentity(berth: Berth, token: string) {
   const subject = `svc-${Math.random().toString(16).slice(2)}`;
   const uid = await createIdentity(berth, token, { staticKeys: { issuer: 'https://ci.example', subject, issuerKeys: JSON.stringify({ keys: [pub] }) } });
   const assertion = (audience: string, opts: { exp?: boolean; jti?: string } = {}) => {
-    const jwt = new SignJWT(opts.jti ? { jti: opts.jti } : {}).setProtectedHeader({ alg: 'ES256', kid: 'k1' }).setIssuer('https://ci.example').setSubject(subject).setAudience(audience).setIssuedAt();
+    const jwt = new SignJWT(opts.jti ? { jti: opts.jti } : {})
+      .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
+      .setIssuer('https://ci.example')
+      .setSubject(subject)
+      .setAudience(audience)
+      .setIssuedAt();
     if (opts.exp !== false) jwt.setExpirationTime('5m');
     return jwt.sign(privateKey);
   };
@@ -110,7 +122,10 @@ describe('claim patterns under hostile input', () => {
     ];
     const started = Date.now();
     const [results, health] = await Promise.all([Promise.all(cases), fetch(`${berth.url}/healthz`, { signal: AbortSignal.timeout(5000) })]);
-    assert.deepEqual(results.map((r) => r.status), [403, 403, 403]);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      [403, 403, 403],
+    );
     assert.equal(health.status, 200, 'another request is answered meanwhile');
     assert.ok(Date.now() - started < 1000, `took ${Date.now() - started} ms`);
   });
@@ -134,23 +149,38 @@ describe('token exchange hardening', () => {
     const post = (claimMatch: object) => rest(berth.url, 'POST', `/iam/v2/identities/${berth.orgUid}`, { token, body: { name: 'p', claimMatch } });
     const backref = await post({ issuer: ext.url, subjectPattern: '(a)\\1' });
     assert.equal(backref.status, 400, backref.text);
-    assert.deepEqual(detail(backref.json, 'BadRequest').fieldViolations.map((v: { field: string }) => v.field), ['claim_match.subject_pattern']);
+    assert.deepEqual(
+      detail(backref.json, 'BadRequest').fieldViolations.map((v: { field: string }) => v.field),
+      ['claim_match.subject_pattern'],
+    );
     const lookahead = await post({ issuer: ext.url, subject: 's', claimPatterns: { ref: '(?=a)a' } });
     assert.equal(lookahead.status, 400, lookahead.text);
-    assert.deepEqual(detail(lookahead.json, 'BadRequest').fieldViolations.map((v: { field: string }) => v.field), ['claim_match.claim_patterns.ref']);
+    assert.deepEqual(
+      detail(lookahead.json, 'BadRequest').fieldViolations.map((v: { field: string }) => v.field),
+      ['claim_match.claim_patterns.ref'],
+    );
     const long = await post({ issuer: ext.url, subjectPattern: 'a'.repeat(513) });
     assert.equal(long.status, 400, long.text);
     const uid = await createIdentity(berth, token, { claimMatch: { issuer: ext.url, subjectPattern: 'repo:acme/.*' } });
-    const patched = await rest(berth.url, 'PATCH', `/iam/v2/identities/${uid}`, { token, body: { claimMatch: { issuer: ext.url, subject: 's', audiencePattern: '(?<=a)b' } } });
+    const patched = await rest(berth.url, 'PATCH', `/iam/v2/identities/${uid}`, {
+      token,
+      body: { claimMatch: { issuer: ext.url, subject: 's', audiencePattern: '(?<=a)b' } },
+    });
     assert.equal(patched.status, 400, patched.text);
-    assert.deepEqual(detail(patched.json, 'BadRequest').fieldViolations.map((v: { field: string }) => v.field), ['claim_match.audience_pattern']);
+    assert.deepEqual(
+      detail(patched.json, 'BadRequest').fieldViolations.map((v: { field: string }) => v.field),
+      ['claim_match.audience_pattern'],
+    );
   });
 
   it('contacts no issuer that only matches a pattern over plain http', async () => {
     const uid = await createIdentity(berth, token, { claimMatch: { issuerPattern: 'http://127\\.0\\.0\\.1:\\d+/.*', subject: 'x' } });
     const r = await exchangeAt(berth.url, uid, await ext.sign({ sub: 'x' }, { iss: `${ext.url}/internal/admin`, aud: berth.url }));
     assert.equal(r.status, 403, r.text);
-    assert.deepEqual(ext.requests.filter((u) => u.startsWith('/internal')), []);
+    assert.deepEqual(
+      ext.requests.filter((u) => u.startsWith('/internal')),
+      [],
+    );
   });
 
   it('refuses an external token without exp, and accepts one with exp more than once', async () => {
@@ -216,7 +246,10 @@ describe('token exchange with --allow-insecure-issuers', () => {
       const r = await exchangeAt(berth.url, uid, await ext.sign({ sub: 'x' }, { iss, aud: berth.url }));
       assert.equal(r.status, 403, r.text);
     }
-    assert.deepEqual(ext.requests.filter((u) => u.startsWith('/internal')), []);
+    assert.deepEqual(
+      ext.requests.filter((u) => u.startsWith('/internal')),
+      [],
+    );
   });
 });
 

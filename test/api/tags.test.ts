@@ -36,7 +36,9 @@ describe('registry tags', () => {
   let token: string;
   let repo: string;
   const names = async (query: string) =>
-    (await rest(berth.url, 'GET', `/registry/v2/tags?uidp.children_of=${encodeURIComponent(repo)}${query}`, { token })).json.tags.map((t: { name: string }) => t.name).sort();
+    (await rest(berth.url, 'GET', `/registry/v2/tags?uidp.children_of=${encodeURIComponent(repo)}${query}`, { token })).json.tags
+      .map((t: { name: string }) => t.name)
+      .sort();
   before(async () => {
     berth = await startBerth();
     token = ownerToken(berth.credentialsFile);
@@ -74,7 +76,10 @@ describe('registry tags', () => {
     assert.equal(moved.json.uid, r.json.uid);
     // The v2 API has no history read; look at the table the history endpoint serves from.
     const rows = await historyOf(berth, repo, 'hist');
-    assert.deepEqual(rows.map((h) => h.digest), [D1, D2]);
+    assert.deepEqual(
+      rows.map((h) => h.digest),
+      [D1, D2],
+    );
     assert.equal(rows[1].update_time, moved.json.updateTime);
   });
 
@@ -106,7 +111,10 @@ describe('registry tags', () => {
     await rest(berth.url, 'POST', `/registry/v2/tags/${otherRepo}`, { token, body: { name: 'secret', digest: D1 } });
     const viewer = await identityWithRole(berth.url, token, berth.orgUid, 'viewer', g);
     const seen = await rest(berth.url, 'GET', '/registry/v2/tags', { token: viewer.token });
-    assert.deepEqual(seen.json.tags.map((t: { name: string }) => t.name), ['secret']);
+    assert.deepEqual(
+      seen.json.tags.map((t: { name: string }) => t.name),
+      ['secret'],
+    );
     const tag = seen.json.tags[0].uid as string;
     const denied = await rest(berth.url, 'DELETE', `/registry/v2/tags/${tag}`, { token: viewer.token });
     assert.equal(denied.status, 403);

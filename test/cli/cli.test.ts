@@ -69,7 +69,13 @@ describe('berth CLI resource commands', () => {
 
     const listed = JSON.parse(await ok('images', 'repos', 'list', '-o', 'json')) as { uid: string; name: string }[];
     assert.ok(Array.isArray(listed));
-    assert.deepEqual(listed.map((r) => r.name).filter((n) => n.startsWith('cli-')).sort(), ['cli-app', 'cli-nginx']);
+    assert.deepEqual(
+      listed
+        .map((r) => r.name)
+        .filter((n) => n.startsWith('cli-'))
+        .sort(),
+      ['cli-app', 'cli-nginx'],
+    );
 
     const ids = (await ok('images', 'repos', 'list', '--name', 'cli-nginx', '-o', 'id')).trim().split('\n');
     assert.deepEqual(ids, [repo.uid]);
@@ -141,7 +147,10 @@ describe('berth CLI resource commands', () => {
       });
     });
     const api = `http://127.0.0.1:${closed}`;
-    for (const args of [['images', 'repos', 'list', '--api', api], ['auth', 'token', '--api', api]]) {
+    for (const args of [
+      ['images', 'repos', 'list', '--api', api],
+      ['auth', 'token', '--api', api],
+    ]) {
       const r = await berthCli(...args);
       assert.equal(r.code, 1);
       assert.match(r.stderr, new RegExp(`^berth: cannot reach the Berth API at ${api} \\(ECONNREFUSED\\)`), r.stderr);
@@ -229,7 +238,20 @@ describe('berth CLI resource commands', () => {
     const { publicKey } = await generateKeyPair('ES256');
     const jwks = join(configDir, 'jwks.json');
     writeFileSync(jwks, JSON.stringify({ keys: [{ ...(await exportJWK(publicKey)), kid: 'k1', alg: 'ES256' }] }));
-    const r = await berthCli('iam', 'identities', 'create', 'cli-deployer', '--static-keys-file', jwks, '--issuer', 'https://ci.example', '--subject', 'deployer', '-o', 'json');
+    const r = await berthCli(
+      'iam',
+      'identities',
+      'create',
+      'cli-deployer',
+      '--static-keys-file',
+      jwks,
+      '--issuer',
+      'https://ci.example',
+      '--subject',
+      'deployer',
+      '-o',
+      'json',
+    );
     assert.equal(r.code, 0, r.stderr);
     const identity = JSON.parse(r.stdout) as { uid: string; staticKeys?: { subject: string } };
     assert.equal(identity.staticKeys?.subject, 'deployer');

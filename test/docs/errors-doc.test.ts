@@ -40,11 +40,18 @@ describe('docs/errors.md', () => {
     for (const file of sources(join(ROOT, 'src'))) {
       const rel = relative(join(ROOT, 'src'), file);
       if (/(^|\/)([\w-]+-)?errors\.ts$/.test(rel) || rel === 'core/api-error.ts') continue;
-      readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
-        if (/\b(invalidArgument|notFound|alreadyExists|failedPrecondition|permissionDenied|unauthenticated|unimplemented|unavailable|internalError)\(/.test(line) || /\b(throw|return)\s+new ConnectError\(/.test(line)) {
-          offenders.push(`${rel}:${i + 1}: ${line.trim()}`);
-        }
-      });
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .forEach((line, i) => {
+          if (
+            /\b(invalidArgument|notFound|alreadyExists|failedPrecondition|permissionDenied|unauthenticated|unimplemented|unavailable|internalError)\(/.test(
+              line,
+            ) ||
+            /\b(throw|return)\s+new ConnectError\(/.test(line)
+          ) {
+            offenders.push(`${rel}:${i + 1}: ${line.trim()}`);
+          }
+        });
     }
     assert.deepEqual(offenders, []);
   });

@@ -16,7 +16,11 @@ describe('clean install', () => {
     const dir = mkdtempSync(join(tmpdir(), 'berth-clone-'));
     try {
       execFileSync('git', ['clone', '--quiet', '--no-hardlinks', ROOT, dir], { stdio: 'pipe' });
-      execFileSync('npm', ['install', '--package-lock-only', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: dir, stdio: 'pipe', timeout: 120_000 });
+      execFileSync('npm', ['install', '--package-lock-only', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund'], {
+        cwd: dir,
+        stdio: 'pipe',
+        timeout: 120_000,
+      });
       const status = execFileSync('git', ['status', '--porcelain'], { cwd: dir, encoding: 'utf8' });
       assert.equal(status, '', `npm install changed the clone:\n${status}${execFileSync('git', ['diff'], { cwd: dir, encoding: 'utf8' }).slice(0, 2000)}`);
     } finally {

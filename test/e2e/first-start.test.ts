@@ -50,7 +50,9 @@ describe('first start', () => {
     }
   });
 
-  it('creates no organization when the credentials cannot be written, and does on the next start', { skip: !usingPostgres() && 'needs PostgreSQL: on SQLite the database lives in the data directory' }, async () => {
+  it('creates no organization when the credentials cannot be written, and does on the next start', {
+    skip: !usingPostgres() && 'needs PostgreSQL: on SQLite the database lives in the data directory',
+  }, async () => {
     const databaseUrl = await freshDatabase();
     const base = tmp('berth-fs-');
     const blocker = join(base, 'a-file');

@@ -39,9 +39,14 @@ describe('several instances on one database', () => {
         assert.equal(r.status, 200, r.text);
       }
       const page1 = await rest(a.url, 'GET', '/registry/v2/repos?page_size=3&order_by=name', { token });
-      const page2 = await rest(b.url, 'GET', `/registry/v2/repos?page_size=3&order_by=name&page_token=${encodeURIComponent(page1.json.nextPageToken)}`, { token });
+      const page2 = await rest(b.url, 'GET', `/registry/v2/repos?page_size=3&order_by=name&page_token=${encodeURIComponent(page1.json.nextPageToken)}`, {
+        token,
+      });
       assert.equal(page2.status, 200, page2.text);
-      assert.deepEqual(page2.json.repos.map((r: { name: string }) => r.name), ['shared-3', 'shared-4', 'shared-5']);
+      assert.deepEqual(
+        page2.json.repos.map((r: { name: string }) => r.name),
+        ['shared-3', 'shared-4', 'shared-5'],
+      );
     } finally {
       await Promise.all([a.stop(), b.stop()]);
       await dropDatabase(databaseUrl);

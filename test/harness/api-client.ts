@@ -16,7 +16,12 @@ export interface RestResult {
   headers: Headers;
 }
 
-export async function rest(base: string, method: string, path: string, opts: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {}): Promise<RestResult> {
+export async function rest(
+  base: string,
+  method: string,
+  path: string,
+  opts: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+): Promise<RestResult> {
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   let body: string | undefined;
@@ -99,8 +104,17 @@ export async function identityWithRole(
 export async function exchangeStatic(base: string, identity: string, issuer: string, subject: string, privateJwk: JWK, audience = base): Promise<string> {
   const key = await importJWK(privateJwk, 'ES256');
   const now = Math.floor(Date.now() / 1000);
-  const assertion = await new SignJWT({}).setProtectedHeader({ alg: 'ES256', kid: privateJwk.kid }).setIssuer(issuer).setSubject(subject).setAudience(audience).setIssuedAt(now).setExpirationTime(now + 300).sign(key);
-  const r = await rest(base, 'POST', `/sts/exchange?identity=${encodeURIComponent(identity)}&aud=${encodeURIComponent(audience)}`, { headers: { authorization: `Bearer ${assertion}` } });
+  const assertion = await new SignJWT({})
+    .setProtectedHeader({ alg: 'ES256', kid: privateJwk.kid })
+    .setIssuer(issuer)
+    .setSubject(subject)
+    .setAudience(audience)
+    .setIssuedAt(now)
+    .setExpirationTime(now + 300)
+    .sign(key);
+  const r = await rest(base, 'POST', `/sts/exchange?identity=${encodeURIComponent(identity)}&aud=${encodeURIComponent(audience)}`, {
+    headers: { authorization: `Bearer ${assertion}` },
+  });
   if (r.status !== 200) throw new Error(`exchange failed: ${r.text}`);
   return r.json.token as string;
 }

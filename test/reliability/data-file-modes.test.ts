@@ -18,7 +18,9 @@ interface Running {
 
 /** `berth serve` on SQLite in `dataDir` (its own spawn: the harness does not keep stderr). */
 async function serveSqlite(dataDir: string): Promise<Running> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--listen', '127.0.0.1:0', '--data', dataDir, '--log-level', 'warn'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, 'serve', '--listen', '127.0.0.1:0', '--data', dataDir, '--log-level', 'warn'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stderr.on('data', (c: Buffer) => (err += c.toString()));

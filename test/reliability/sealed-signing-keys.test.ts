@@ -34,7 +34,10 @@ async function storedPrivateKeys(dataDir: string, databaseUrl: string | undefine
   }
   const db = new DatabaseSync(join(dataDir, 'berth.db'), { readOnly: true });
   try {
-    return db.prepare('select private_jwk from signing_keys').all().map((r) => String(r.private_jwk));
+    return db
+      .prepare('select private_jwk from signing_keys')
+      .all()
+      .map((r) => String(r.private_jwk));
   } finally {
     db.close();
   }
@@ -110,7 +113,10 @@ describe('signing keys encrypted with a secrets key', () => {
     withSetup(async ({ dataDir, databaseUrl, keys }) => {
       const berth = await startBerth({ dataDir, databaseUrl, extraArgs: ['--secrets-key-file', keyFile(keys, 'a.key')] });
       await berth.stop();
-      await assert.rejects(startBerth({ dataDir, databaseUrl, extraArgs: ['--secrets-key-file', keyFile(keys, 'b.key')] }), /exited with 1[\s\S]*the secrets key does not decrypt the signing keys/);
+      await assert.rejects(
+        startBerth({ dataDir, databaseUrl, extraArgs: ['--secrets-key-file', keyFile(keys, 'b.key')] }),
+        /exited with 1[\s\S]*the secrets key does not decrypt the signing keys/,
+      );
       await assert.rejects(startBerth({ dataDir, databaseUrl }), /exited with 1[\s\S]*signing keys in the database are encrypted/);
     }));
 });

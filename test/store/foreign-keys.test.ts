@@ -72,16 +72,27 @@ async function firstSchema(target: { dataDir: string; databaseUrl?: string }): P
   const { SQLITE, POSTGRES } = await load('store/db-capabilities');
   const { SqliteFileDialect } = await load('store/sqlite-driver');
   const db = new Kysely<{ kysely_migration: { name: string; timestamp: string } }>({
-    dialect: target.databaseUrl ? new PostgresDialect({ pool: new pg.Pool({ connectionString: target.databaseUrl }) }) : new SqliteFileDialect(join(target.dataDir, 'berth.db')),
+    dialect: target.databaseUrl
+      ? new PostgresDialect({ pool: new pg.Pool({ connectionString: target.databaseUrl }) })
+      : new SqliteFileDialect(join(target.dataDir, 'berth.db')),
   });
   try {
     for (const m of ['store/migrations/0001-initial', 'store/migrations/0002-table-versions', 'auth/migrations/0003-used-assertions']) {
       await (await load(m)).up(db, target.databaseUrl ? POSTGRES : SQLITE);
     }
-    await db.schema.createTable('kysely_migration').addColumn('name', 'varchar(255)', (c) => c.primaryKey()).addColumn('timestamp', 'varchar(255)', (c) => c.notNull()).execute();
-    await db.schema.createTable('kysely_migration_lock').addColumn('id', 'varchar(255)', (c) => c.primaryKey()).addColumn('is_locked', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    await db.schema
+      .createTable('kysely_migration')
+      .addColumn('name', 'varchar(255)', (c) => c.primaryKey())
+      .addColumn('timestamp', 'varchar(255)', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createTable('kysely_migration_lock')
+      .addColumn('id', 'varchar(255)', (c) => c.primaryKey())
+      .addColumn('is_locked', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
     const now = new Date().toISOString();
-    for (const name of ['0001-initial', '0002-table-versions', '0003-used-assertions']) await db.insertInto('kysely_migration').values({ name, timestamp: now }).execute();
+    for (const name of ['0001-initial', '0002-table-versions', '0003-used-assertions'])
+      await db.insertInto('kysely_migration').values({ name, timestamp: now }).execute();
   } finally {
     await db.destroy();
   }
@@ -96,14 +107,32 @@ describe('upgrading a database of the first schema', () => {
     const now = new Date().toISOString();
     const org = randomBytes(20).toString('hex');
     const orphanRepo = `${randomBytes(20).toString('hex')}/${randomBytes(8).toString('hex')}`;
-    await sqlQuery(target, "insert into groups (uid, parent_uid, name, description, verified, create_time, update_time) values ($1, '', 'legacy.org', '', 0, $2, $2)", [org, now]);
-    await sqlQuery(target, 'insert into role_bindings (uid, parent_uid, identity_uid, role_uid, create_time, update_time) values ($1, $2, $3, $4, $5, $5)', [`${org}/0000000000000001`, org, `${org}/00000000000000aa`, 'nope', now]);
-    await sqlQuery(target, "insert into tags (uid, parent_uid, name, digest, deprecated, create_time, update_time) values ($1, $2, 'x', 'sha256:0', 0, $3, $3)", [`${orphanRepo}/0000000000000001`, orphanRepo, now]);
+    await sqlQuery(
+      target,
+      "insert into groups (uid, parent_uid, name, description, verified, create_time, update_time) values ($1, '', 'legacy.org', '', 0, $2, $2)",
+      [org, now],
+    );
+    await sqlQuery(target, 'insert into role_bindings (uid, parent_uid, identity_uid, role_uid, create_time, update_time) values ($1, $2, $3, $4, $5, $5)', [
+      `${org}/0000000000000001`,
+      org,
+      `${org}/00000000000000aa`,
+      'nope',
+      now,
+    ]);
+    await sqlQuery(
+      target,
+      "insert into tags (uid, parent_uid, name, digest, deprecated, create_time, update_time) values ($1, $2, 'x', 'sha256:0', 0, $3, $3)",
+      [`${orphanRepo}/0000000000000001`, orphanRepo, now],
+    );
 
     const berth = await startBerth({ dataDir, databaseUrl });
     try {
       assert.deepEqual(await sqlQuery(target, 'select parent_uid from groups where uid = $1', [org]), [{ parent_uid: null }]);
-      assert.deepEqual(await sqlQuery(target, 'select uid from role_bindings where parent_uid = $1', [org]), [], 'a binding of a missing identity and role is gone');
+      assert.deepEqual(
+        await sqlQuery(target, 'select uid from role_bindings where parent_uid = $1', [org]),
+        [],
+        'a binding of a missing identity and role is gone',
+      );
       assert.deepEqual(await sqlQuery(target, 'select uid from tags where parent_uid = $1', [orphanRepo]), [], 'a tag of a missing repo is gone');
       const token = ownerToken(berth.credentialsFile, berth.url);
       const sub = await rest(berth.url, 'POST', `/iam/v2/groups/${berth.orgUid}`, { token, body: { name: 'after-upgrade' } });

@@ -21,9 +21,12 @@ describe('auth depends on IAM through an interface', () => {
   it('no code under src/auth reads or writes an IAM table', () => {
     const offenders: string[] = [];
     for (const file of sources(join(SRC, 'auth'))) {
-      readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
-        if (/\b(selectFrom|insertInto|updateTable|deleteFrom)\(\s*'(groups|identities|roles|role_bindings)\b/.test(line)) offenders.push(`${relative(SRC, file)}:${i + 1}: ${line.trim()}`);
-      });
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .forEach((line, i) => {
+          if (/\b(selectFrom|insertInto|updateTable|deleteFrom)\(\s*'(groups|identities|roles|role_bindings)\b/.test(line))
+            offenders.push(`${relative(SRC, file)}:${i + 1}: ${line.trim()}`);
+        });
     }
     assert.deepEqual(offenders, []);
   });
@@ -34,9 +37,12 @@ describe('database differences in one place', () => {
     const offenders: string[] = [];
     for (const file of [...sources(SRC), ...sources(join(SRC, 'store'))]) {
       if (file.endsWith('db-capabilities.ts')) continue;
-      readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
-        if (/\bcaps\.kind\b|dialect\s*===|['"](postgres|sqlite)['"]\s*[=!]==|[=!]==\s*['"](postgres|sqlite)['"]/.test(line)) offenders.push(`${relative(SRC, file)}:${i + 1}: ${line.trim()}`);
-      });
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .forEach((line, i) => {
+          if (/\bcaps\.kind\b|dialect\s*===|['"](postgres|sqlite)['"]\s*[=!]==|[=!]==\s*['"](postgres|sqlite)['"]/.test(line))
+            offenders.push(`${relative(SRC, file)}:${i + 1}: ${line.trim()}`);
+        });
     }
     assert.deepEqual(offenders, []);
   });
@@ -46,11 +52,13 @@ describe('one write path', () => {
   it('no domain code opens a transaction or writes outside transact()', () => {
     const offenders: string[] = [];
     for (const file of sources(SRC)) {
-      readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
-        if (/\.transaction\(\)/.test(line) || /\bdb\s*\.\s*(insertInto|updateTable|deleteFrom|replaceInto|mergeInto)\b/.test(line)) {
-          offenders.push(`${relative(SRC, file)}:${i + 1}: ${line.trim()}`);
-        }
-      });
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .forEach((line, i) => {
+          if (/\.transaction\(\)/.test(line) || /\bdb\s*\.\s*(insertInto|updateTable|deleteFrom|replaceInto|mergeInto)\b/.test(line)) {
+            offenders.push(`${relative(SRC, file)}:${i + 1}: ${line.trim()}`);
+          }
+        });
     }
     assert.deepEqual(offenders, []);
   });

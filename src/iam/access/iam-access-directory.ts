@@ -54,7 +54,10 @@ export class IamAccessDirectory implements AccessDirectory {
       .select(['rb.parent_uid as group_uid', 'r.capabilities'])
       .where('rb.identity_uid', '=', identityUid)
       .execute();
-    return Grants.of(identityUid, rows.map((r) => ({ groupUid: r.group_uid, capabilities: JSON.parse(r.capabilities) as Capability[] })));
+    return Grants.of(
+      identityUid,
+      rows.map((r) => ({ groupUid: r.group_uid, capabilities: JSON.parse(r.capabilities) as Capability[] })),
+    );
   }
 
   private remember(uid: string, entry: Entry): void {

@@ -31,7 +31,15 @@ export async function createGroup(deps: ServiceDeps, req: CreateGroupRequest, ct
   if (bad.length > 0) throw badIamRequest(bad);
 
   const now = nowIso();
-  const row = { uid: parent === '' ? newRootUid() : newChildUid(parent), parent_uid: parent === '' ? null : parent, name, description, verified: 0, create_time: now, update_time: now };
+  const row = {
+    uid: parent === '' ? newRootUid() : newChildUid(parent),
+    parent_uid: parent === '' ? null : parent,
+    name,
+    description,
+    verified: 0,
+    create_time: now,
+    update_time: now,
+  };
   await transact(deps.store, async (tx) => {
     if (parent !== '') {
       const found = await tx.selectFrom('groups').select('uid').where('uid', '=', parent).executeTakeFirst();

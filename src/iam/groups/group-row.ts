@@ -22,7 +22,12 @@ export function groupFromRow(row: GroupsTable): Group {
 }
 
 export async function loadGroupRow(db: Executor, uid: string): Promise<GroupsTable> {
-  const [row] = await runCompiled<GroupsTable>(db, 'group by uid', [uid], ([u]) => db.selectFrom('groups').selectAll().where('uid', '=', u as string));
+  const [row] = await runCompiled<GroupsTable>(db, 'group by uid', [uid], ([u]) =>
+    db
+      .selectFrom('groups')
+      .selectAll()
+      .where('uid', '=', u as string),
+  );
   if (!row) throw groupNotFound(uid);
   return row;
 }

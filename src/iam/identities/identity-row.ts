@@ -31,7 +31,12 @@ export function identityFromRow(row: IdentitiesTable): Identity {
 }
 
 export async function loadIdentityRow(db: Executor, uid: string): Promise<IdentitiesTable> {
-  const [row] = await runCompiled<IdentitiesTable>(db, 'identity by uid', [uid], ([u]) => db.selectFrom('identities').selectAll().where('uid', '=', u as string));
+  const [row] = await runCompiled<IdentitiesTable>(db, 'identity by uid', [uid], ([u]) =>
+    db
+      .selectFrom('identities')
+      .selectAll()
+      .where('uid', '=', u as string),
+  );
   if (!row) throw identityNotFound(uid);
   return row;
 }

@@ -2,11 +2,7 @@
 // proto JSON in one column, its exact issuer and subject in two indexed columns
 // so /sts/exchange finds candidates without scanning.
 import { fromJson, toJson, type JsonValue } from '@bufbuild/protobuf';
-import {
-  Identity_ClaimMatchSchema,
-  Identity_StaticKeysSchema,
-  type Identity,
-} from '../../gen/berth/iam/v2/identities_pb.js';
+import { Identity_ClaimMatchSchema, Identity_StaticKeysSchema, type Identity } from '../../gen/berth/iam/v2/identities_pb.js';
 
 export interface StoredRelationship {
   relationship_type: string;

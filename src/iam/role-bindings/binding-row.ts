@@ -33,11 +33,20 @@ export function hydratedQuery(db: Kysely<Database>) {
     .leftJoin('groups as g', 'g.uid', 'rb.parent_uid')
     .leftJoin('roles as r', 'r.uid', 'rb.role_uid')
     .select([
-      'rb.uid as uid', 'rb.create_time as create_time',
-      'rb.parent_uid as group_uid', 'g.name as group_name', 'g.description as group_description',
-      'rb.identity_uid as identity_uid', 'i.name as identity_name', 'i.description as identity_description',
-      'i.subject as identity_subject', 'i.issuer as identity_issuer', 'i.email as identity_email',
-      'rb.role_uid as role_uid', 'r.name as role_name', 'r.description as role_description',
+      'rb.uid as uid',
+      'rb.create_time as create_time',
+      'rb.parent_uid as group_uid',
+      'g.name as group_name',
+      'g.description as group_description',
+      'rb.identity_uid as identity_uid',
+      'i.name as identity_name',
+      'i.description as identity_description',
+      'i.subject as identity_subject',
+      'i.issuer as identity_issuer',
+      'i.email as identity_email',
+      'rb.role_uid as role_uid',
+      'r.name as role_name',
+      'r.description as role_description',
     ]);
 }
 
@@ -68,7 +77,13 @@ export async function loadHydrated(db: Kysely<Database>, uid: string): Promise<R
 /** Hydrates bindings already read from the table (list pages), in their order. */
 export async function hydrateRows(db: Kysely<Database>, rows: readonly RoleBindingsTable[]): Promise<RoleBinding[]> {
   if (rows.length === 0) return [];
-  const found = await hydratedQuery(db).where('rb.uid', 'in', rows.map((r) => r.uid)).execute();
+  const found = await hydratedQuery(db)
+    .where(
+      'rb.uid',
+      'in',
+      rows.map((r) => r.uid),
+    )
+    .execute();
   const byUid = new Map(found.map((r) => [r.uid, r]));
   return rows.flatMap((r) => {
     const h = byUid.get(r.uid);

@@ -49,7 +49,7 @@ export function scopeViolations(b: NewBinding): FieldViolation[] {
   if (!bindingWithinIdentityScope(b.identityUid, b.parent)) {
     out.push({
       field: identityField(b),
-      description: "the identity is scoped to the group it was created in: bind it there or in a group below it",
+      description: 'the identity is scoped to the group it was created in: bind it there or in a group below it',
     });
   }
   // A custom role's uid lies under the group that defines it, and it only

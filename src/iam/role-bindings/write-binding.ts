@@ -21,7 +21,9 @@ export interface BindingRow {
 
 export async function writeBinding(tx: Tx, b: BindingRow): Promise<RoleBindingsTable> {
   if (!bindingWithinIdentityScope(b.identityUid, b.parent)) {
-    throw badIamRequest([{ field: b.identityField ?? 'identityUid', description: 'the identity is scoped to the group it was created in: bind it there or in a group below it' }]);
+    throw badIamRequest([
+      { field: b.identityField ?? 'identityUid', description: 'the identity is scoped to the group it was created in: bind it there or in a group below it' },
+    ]);
   }
   const now = nowIso();
   const row = {

@@ -18,7 +18,16 @@ export async function createRole(deps: ServiceDeps, req: CreateRoleRequest, ctx:
   // Anti-escalation: nobody can write a role granting more than they hold here.
   await callerOf(ctx, IAM_DOMAIN).require(IAM_DOMAIN, caps, req.parent);
   const now = nowIso();
-  const row = { uid: newChildUid(req.parent), parent_uid: req.parent, name, description, capabilities: JSON.stringify(caps), builtin: 0, create_time: now, update_time: now };
+  const row = {
+    uid: newChildUid(req.parent),
+    parent_uid: req.parent,
+    name,
+    description,
+    capabilities: JSON.stringify(caps),
+    builtin: 0,
+    create_time: now,
+    update_time: now,
+  };
   await transact(deps.store, async (tx) => {
     const parent = await tx.selectFrom('groups').select('uid').where('uid', '=', req.parent).executeTakeFirst();
     if (!parent) throw groupNotFound(req.parent);

@@ -26,7 +26,12 @@ export function roleFromRow(row: RolesTable): Role {
 }
 
 export async function loadRoleRow(db: Executor, uid: string): Promise<RolesTable> {
-  const [row] = await runCompiled<RolesTable>(db, 'role by uid', [uid], ([u]) => db.selectFrom('roles').selectAll().where('uid', '=', u as string));
+  const [row] = await runCompiled<RolesTable>(db, 'role by uid', [uid], ([u]) =>
+    db
+      .selectFrom('roles')
+      .selectAll()
+      .where('uid', '=', u as string),
+  );
   if (!row) throw roleNotFound(uid);
   return row;
 }

@@ -27,15 +27,26 @@ export async function createRepo(deps: ServiceDeps, req: CreateRepoRequest): Pro
   // Compiled once (store/compiled-queries.ts): creates are short, and building
   // three queries per request was a visible share of one.
   await transact(deps.store, async (tx) => {
-    const [parent] = await runCompiled(tx, 'group exists', [req.parent], ([p]) => tx.selectFrom('groups').select('uid').where('uid', '=', p as string));
+    const [parent] = await runCompiled(tx, 'group exists', [req.parent], ([p]) =>
+      tx
+        .selectFrom('groups')
+        .select('uid')
+        .where('uid', '=', p as string),
+    );
     if (!parent) throw parentGroupNotFound(req.parent);
     const [taken] = await runCompiled(tx, 'repo name taken', [req.parent, name], ([p, n]) =>
-      tx.selectFrom('repos').select('uid').where('parent_uid', '=', p as string).where('name', '=', n as string),
+      tx
+        .selectFrom('repos')
+        .select('uid')
+        .where('parent_uid', '=', p as string)
+        .where('name', '=', n as string),
     );
     if (taken) throw repoNameTaken(req.parent, name);
     const values = [row.uid, row.parent_uid, row.name, row.description, row.readme, row.create_time, row.update_time];
     await runCompiled(tx, 'insert repo', values, (v) =>
-      tx.insertInto('repos').values({ uid: v[0], parent_uid: v[1], name: v[2], description: v[3], readme: v[4], create_time: v[5], update_time: v[6] } as typeof row),
+      tx
+        .insertInto('repos')
+        .values({ uid: v[0], parent_uid: v[1], name: v[2], description: v[3], readme: v[4], create_time: v[5], update_time: v[6] } as typeof row),
     );
   });
   return repoFromRow(row);

@@ -23,7 +23,9 @@ export async function updateRepoReadme(deps: ServiceDeps, req: UpdateRepoReadmeR
   const fields = fieldsToUpdate(RepoReadmeSchema, req.repoReadme!, req.updateMask, REGISTRY_DOMAIN);
   const changes = fields.some((f) => f.name === 'content');
   if (!changes) return getRepoReadme(deps, { $typeName: 'berth.registry.v2.GetRepoReadmeRequest', uid });
-  const res = await transact(deps.store, (tx) => tx.updateTable('repos').set({ readme: content, update_time: nowIso() }).where('uid', '=', uid).executeTakeFirst());
+  const res = await transact(deps.store, (tx) =>
+    tx.updateTable('repos').set({ readme: content, update_time: nowIso() }).where('uid', '=', uid).executeTakeFirst(),
+  );
   if (res.numUpdatedRows === 0n) throw repoNotFound(uid);
   return { $typeName: 'berth.registry.v2.RepoReadme', uid, content }; // what was just written; no second read
 }

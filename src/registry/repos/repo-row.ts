@@ -24,7 +24,12 @@ export function repoFromRow(row: RepoRow): Repo {
 }
 
 export async function loadRepoRow(db: Kysely<Database>, uid: string): Promise<RepoRow> {
-  const [row] = await runCompiled<RepoRow>(db, 'repo by uid', [uid], ([u]) => db.selectFrom('repos').select(REPO_COLUMNS).where('uid', '=', u as string));
+  const [row] = await runCompiled<RepoRow>(db, 'repo by uid', [uid], ([u]) =>
+    db
+      .selectFrom('repos')
+      .select(REPO_COLUMNS)
+      .where('uid', '=', u as string),
+  );
   if (!row) throw repoNotFound(uid);
   return row;
 }

@@ -18,7 +18,12 @@ export function tagFromRow(row: TagsTable): Tag {
 
 export async function loadTagRow(deps: Pick<ServiceDeps, 'store'>, uid: string): Promise<TagsTable> {
   const db = deps.store.db;
-  const [row] = await runCompiled<TagsTable>(db, 'tag by uid', [uid], ([u]) => db.selectFrom('tags').selectAll().where('uid', '=', u as string));
+  const [row] = await runCompiled<TagsTable>(db, 'tag by uid', [uid], ([u]) =>
+    db
+      .selectFrom('tags')
+      .selectAll()
+      .where('uid', '=', u as string),
+  );
   if (!row) throw tagNotFound(uid);
   return row;
 }

@@ -96,13 +96,19 @@ function withoutUnknownFields(desc: DescMessage, json: JsonObject): JsonObject {
       out[key] = camelMask(value);
       continue;
     }
-    const m = f.fieldKind === 'message' || (f.fieldKind === 'list' && f.listKind === 'message') || (f.fieldKind === 'map' && f.mapKind === 'message') ? f.message : undefined;
+    const m =
+      f.fieldKind === 'message' || (f.fieldKind === 'list' && f.listKind === 'message') || (f.fieldKind === 'map' && f.mapKind === 'message')
+        ? f.message
+        : undefined;
     if (!m || m.typeName.startsWith('google.protobuf.') || value === null || typeof value !== 'object') {
       out[key] = value;
     } else if (Array.isArray(value)) {
-      out[key] = f.fieldKind === 'list' ? value.map((v) => (v && typeof v === 'object' && !Array.isArray(v) ? withoutUnknownFields(m, v as JsonObject) : v)) : value;
+      out[key] =
+        f.fieldKind === 'list' ? value.map((v) => (v && typeof v === 'object' && !Array.isArray(v) ? withoutUnknownFields(m, v as JsonObject) : v)) : value;
     } else if (f.fieldKind === 'map') {
-      out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, v && typeof v === 'object' && !Array.isArray(v) ? withoutUnknownFields(m, v as JsonObject) : v]));
+      out[key] = Object.fromEntries(
+        Object.entries(value).map(([k, v]) => [k, v && typeof v === 'object' && !Array.isArray(v) ? withoutUnknownFields(m, v as JsonObject) : v]),
+      );
     } else {
       out[key] = withoutUnknownFields(m, value as JsonObject);
     }
@@ -114,7 +120,7 @@ function withoutUnknownFields(desc: DescMessage, json: JsonObject): JsonObject {
 function decodeError(err: unknown, domain: string, where: string) {
   const text = err instanceof Error ? err.message : String(err);
   const m = /field ([\w.]+)/.exec(text);
-  const field = m ? m[1].split('.').pop() ?? where : where;
+  const field = m ? (m[1].split('.').pop() ?? where) : where;
   return badRequest(domain, [{ field, description: text.replace(/^\[\w+\]\s*/, '').slice(0, 300) }]);
 }
 
@@ -151,13 +157,7 @@ export function parseJsonBody(raw: Buffer | string | undefined, domain: string):
   return value as JsonObject;
 }
 
-export function buildRequest(
-  route: RestRoute,
-  variable: string,
-  query: URLSearchParams,
-  body: JsonObject | undefined,
-  domain: string,
-): Message {
+export function buildRequest(route: RestRoute, variable: string, query: URLSearchParams, body: JsonObject | undefined, domain: string): Message {
   const schema = route.method.input;
   const msg = create(schema);
   const opts = { ignoreUnknownFields: false };

@@ -6,7 +6,13 @@
 import type { DescMethod, DescService } from '@bufbuild/protobuf';
 import { createContextValues, type HandlerContext } from '@connectrpc/connect';
 
-export function restContext(service: DescService, method: DescMethod, requestMethod: string, url: string, requestHeader: Record<string, string>): HandlerContext {
+export function restContext(
+  service: DescService,
+  method: DescMethod,
+  requestMethod: string,
+  url: string,
+  requestHeader: Record<string, string>,
+): HandlerContext {
   let controller: AbortController | undefined;
   let responseHeader: Headers | undefined;
   let responseTrailer: Headers | undefined;

@@ -116,4 +116,3 @@ export async function restPlugin(app: FastifyInstance, opts: RestOptions): Promi
     }
   }
 }
-

@@ -2,7 +2,7 @@
 // registered services: the contract is the only route table.
 import type { DescMethod, DescService } from '@bufbuild/protobuf';
 import { getOption, hasOption } from '@bufbuild/protobuf';
-import { http, } from '../../gen/google/api/annotations_pb.js';
+import { http } from '../../gen/google/api/annotations_pb.js';
 import type { HttpRule } from '../../gen/google/api/http_pb.js';
 import { matchTemplate, parseTemplate, specificity, type PathTemplate } from './path-template.js';
 
@@ -79,13 +79,16 @@ export function splitPath(pathname: string): { segments: string[]; verb: string 
     verb = path.slice(colon + 1);
     path = path.slice(0, colon);
   }
-  const segments = path.split('/').slice(1).map((s) => {
-    try {
-      return decodeURIComponent(s);
-    } catch {
-      return s;
-    }
-  });
+  const segments = path
+    .split('/')
+    .slice(1)
+    .map((s) => {
+      try {
+        return decodeURIComponent(s);
+      } catch {
+        return s;
+      }
+    });
   if (segments[1] === 'v2beta1') segments[1] = 'v2';
   return { segments, verb };
 }

@@ -19,13 +19,23 @@ export class Messages {
   uid(): string {
     const r = this.r;
     switch (r.int(0, 9)) {
-      case 0: case 1: case 2: case 3: return r.pick(this.known());
-      case 4: return `${r.pick(this.known())}/${r.hex(16)}`;
-      case 5: return [r.hex(40), ...Array.from({ length: r.int(0, 3) }, () => r.hex(16))].join('/');
-      case 6: return r.hex(40).toUpperCase();
-      case 7: return `${r.hex(40)}${'/'.repeat(r.int(1, 3))}${r.hex(r.int(0, 20))}`;
-      case 8: return [r.hex(40), ...Array.from({ length: r.int(20, 300) }, () => r.hex(16))].join('/');
-      default: return r.weirdString();
+      case 0:
+      case 1:
+      case 2:
+      case 3:
+        return r.pick(this.known());
+      case 4:
+        return `${r.pick(this.known())}/${r.hex(16)}`;
+      case 5:
+        return [r.hex(40), ...Array.from({ length: r.int(0, 3) }, () => r.hex(16))].join('/');
+      case 6:
+        return r.hex(40).toUpperCase();
+      case 7:
+        return `${r.hex(40)}${'/'.repeat(r.int(1, 3))}${r.hex(r.int(0, 20))}`;
+      case 8:
+        return [r.hex(40), ...Array.from({ length: r.int(20, 300) }, () => r.hex(16))].join('/');
+      default:
+        return r.weirdString();
     }
   }
 
@@ -56,14 +66,18 @@ export class Messages {
       }
       if (f.enum) return r.pick(f.enum.values).name;
       switch (f.scalar) {
-        case ScalarType.STRING: return r.chance(0.25) ? r.weirdString() : UID_FIELD.test(f.name) ? r.pick(this.known()) : `fz-${r.hex(8)}`;
-        case ScalarType.BOOL: return r.chance(0.5);
-        case ScalarType.BYTES: return 'AAEC';
-        default: return r.int(0, 20);
+        case ScalarType.STRING:
+          return r.chance(0.25) ? r.weirdString() : UID_FIELD.test(f.name) ? r.pick(this.known()) : `fz-${r.hex(8)}`;
+        case ScalarType.BOOL:
+          return r.chance(0.5);
+        case ScalarType.BYTES:
+          return 'AAEC';
+        default:
+          return r.int(0, 20);
       }
     };
     if (f.fieldKind === 'list') return Array.from({ length: r.int(0, 2) }, one);
-    if (f.fieldKind === 'map') return r.chance(0.5) ? {} : { [r.chance(0.3) ? r.weirdString().slice(0, 50) : 'k'] : one() };
+    if (f.fieldKind === 'map') return r.chance(0.5) ? {} : { [r.chance(0.3) ? r.weirdString().slice(0, 50) : 'k']: one() };
     return one();
   }
 
@@ -78,12 +92,16 @@ export class Messages {
       case 'map': {
         if (r.chance(0.1)) return this.anyJson(depth + 1);
         const out: JsonObject = {};
-        for (let i = r.int(0, 3); i > 0; i--) out[r.weirdString().slice(0, 100)] = this.jsonSingle(f.mapKind === 'message' ? f.message : f.mapKind === 'enum' ? f.enum : f.scalar, f, depth);
+        for (let i = r.int(0, 3); i > 0; i--)
+          out[r.weirdString().slice(0, 100)] = this.jsonSingle(f.mapKind === 'message' ? f.message : f.mapKind === 'enum' ? f.enum : f.scalar, f, depth);
         return out;
       }
-      case 'message': return this.jsonSingle(f.message, f, depth);
-      case 'enum': return this.jsonSingle(f.enum, f, depth);
-      default: return this.jsonSingle(f.scalar, f, depth);
+      case 'message':
+        return this.jsonSingle(f.message, f, depth);
+      case 'enum':
+        return this.jsonSingle(f.enum, f, depth);
+      default:
+        return this.jsonSingle(f.scalar, f, depth);
     }
   }
 
@@ -92,18 +110,35 @@ export class Messages {
     if (r.chance(0.12)) return this.anyJson(depth + 1);
     if (typeof type === 'number') {
       switch (type) {
-        case ScalarType.STRING: return UID_FIELD.test(f.name) && r.chance(0.7) ? this.uid() : r.weirdString();
-        case ScalarType.BOOL: return r.pick<JsonValue>([true, false, 'true', 1]);
-        case ScalarType.BYTES: return r.pick(['', 'AAEC', 'not base64!', Buffer.from(r.bytes(r.int(0, 64))).toString('base64')]);
-        default: return r.weirdNumber();
+        case ScalarType.STRING:
+          return UID_FIELD.test(f.name) && r.chance(0.7) ? this.uid() : r.weirdString();
+        case ScalarType.BOOL:
+          return r.pick<JsonValue>([true, false, 'true', 1]);
+        case ScalarType.BYTES:
+          return r.pick(['', 'AAEC', 'not base64!', Buffer.from(r.bytes(r.int(0, 64))).toString('base64')]);
+        default:
+          return r.weirdNumber();
       }
     }
     if (type.kind === 'enum') return r.pick<JsonValue>([...type.values.map((v) => v.name), 0, 99, -1, 'NOPE', '']);
     switch (type.typeName) {
-      case 'google.protobuf.Timestamp': return r.pick(['2026-01-28T12:54:21.189Z', '1970-01-01T00:00:00Z', '0001-01-01T00:00:00Z', '9999-12-31T23:59:59Z', '10000-01-01T00:00:00Z', 'yesterday', '', '2026-02-30T00:00:00Z']);
-      case 'google.protobuf.FieldMask': return r.pick(['', '*', 'name', 'name,description', 'description', 'nope', 'a..b', ',', 'name,*', r.weirdString()]);
-      case 'google.protobuf.Duration': return r.pick(['1s', '-1s', '315576000001s', 'x']);
-      default: return depth >= MAX_DEPTH ? {} : this.json(type, depth + 1);
+      case 'google.protobuf.Timestamp':
+        return r.pick([
+          '2026-01-28T12:54:21.189Z',
+          '1970-01-01T00:00:00Z',
+          '0001-01-01T00:00:00Z',
+          '9999-12-31T23:59:59Z',
+          '10000-01-01T00:00:00Z',
+          'yesterday',
+          '',
+          '2026-02-30T00:00:00Z',
+        ]);
+      case 'google.protobuf.FieldMask':
+        return r.pick(['', '*', 'name', 'name,description', 'description', 'nope', 'a..b', ',', 'name,*', r.weirdString()]);
+      case 'google.protobuf.Duration':
+        return r.pick(['1s', '-1s', '315576000001s', 'x']);
+      default:
+        return depth >= MAX_DEPTH ? {} : this.json(type, depth + 1);
     }
   }
 
@@ -111,13 +146,20 @@ export class Messages {
   anyJson(depth = 0): JsonValue {
     const r = this.r;
     switch (r.int(0, 6)) {
-      case 0: return null;
-      case 1: return r.weirdString();
-      case 2: return typeof r.weirdNumber() === 'number' ? (r.weirdNumber() as number) : 7;
-      case 3: return r.chance(0.5);
-      case 4: return depth > MAX_DEPTH ? [] : [this.anyJson(depth + 1), this.anyJson(depth + 1)];
-      case 5: return depth > MAX_DEPTH ? {} : { [r.weirdString().slice(0, 20)]: this.anyJson(depth + 1) };
-      default: return nested(r.int(20, 300), r.chance(0.5));
+      case 0:
+        return null;
+      case 1:
+        return r.weirdString();
+      case 2:
+        return typeof r.weirdNumber() === 'number' ? (r.weirdNumber() as number) : 7;
+      case 3:
+        return r.chance(0.5);
+      case 4:
+        return depth > MAX_DEPTH ? [] : [this.anyJson(depth + 1), this.anyJson(depth + 1)];
+      case 5:
+        return depth > MAX_DEPTH ? {} : { [r.weirdString().slice(0, 20)]: this.anyJson(depth + 1) };
+      default:
+        return nested(r.int(20, 300), r.chance(0.5));
     }
   }
 
@@ -133,7 +175,8 @@ export class Messages {
         continue;
       }
       if (m.fieldKind === 'list') out[m.localName] = Array.from({ length: r.int(0, 3) }, () => this.typedSingle(m, depth));
-      else if (m.fieldKind === 'map') out[m.localName] = Object.fromEntries(Array.from({ length: r.int(0, 2) }, () => [r.weirdString().slice(0, 50), this.typedSingle(m, depth)]));
+      else if (m.fieldKind === 'map')
+        out[m.localName] = Object.fromEntries(Array.from({ length: r.int(0, 2) }, () => [r.weirdString().slice(0, 50), this.typedSingle(m, depth)]));
       else out[m.localName] = this.typedSingle(m, depth);
     }
     return out;
@@ -141,24 +184,53 @@ export class Messages {
 
   private typedSingle(f: DescField, depth: number): unknown {
     const r = this.r;
-    const message = f.fieldKind === 'message' ? f.message : f.fieldKind === 'list' && f.listKind === 'message' ? f.message : f.fieldKind === 'map' && f.mapKind === 'message' ? f.message : undefined;
+    const message =
+      f.fieldKind === 'message'
+        ? f.message
+        : f.fieldKind === 'list' && f.listKind === 'message'
+          ? f.message
+          : f.fieldKind === 'map' && f.mapKind === 'message'
+            ? f.message
+            : undefined;
     if (message) {
-      if (message.typeName === 'google.protobuf.Timestamp') return { seconds: BigInt(r.pick([0, -62135596801, 253402300800, 1_800_000_000, -1])), nanos: r.pick([0, 999_999_999, 1_000_000_000, -1]) };
-      if (message.typeName === 'google.protobuf.FieldMask') return { paths: Array.from({ length: r.int(0, 3) }, () => r.pick(['name', 'description', '*', '', 'nope', r.weirdString()])) };
+      if (message.typeName === 'google.protobuf.Timestamp')
+        return { seconds: BigInt(r.pick([0, -62135596801, 253402300800, 1_800_000_000, -1])), nanos: r.pick([0, 999_999_999, 1_000_000_000, -1]) };
+      if (message.typeName === 'google.protobuf.FieldMask')
+        return { paths: Array.from({ length: r.int(0, 3) }, () => r.pick(['name', 'description', '*', '', 'nope', r.weirdString()])) };
       return depth >= MAX_DEPTH ? {} : this.typed(message, depth + 1);
     }
     const en = f.fieldKind === 'enum' ? f.enum : f.fieldKind === 'list' && f.listKind === 'enum' ? f.enum : undefined;
     if (en) return r.chance(0.7) ? r.pick(en.values).number : r.pick([99, -1, 2 ** 31 - 1]);
-    const scalar = f.fieldKind === 'scalar' ? f.scalar : f.fieldKind === 'list' && f.listKind === 'scalar' ? f.scalar : f.fieldKind === 'map' && f.mapKind === 'scalar' ? f.scalar : ScalarType.STRING;
+    const scalar =
+      f.fieldKind === 'scalar'
+        ? f.scalar
+        : f.fieldKind === 'list' && f.listKind === 'scalar'
+          ? f.scalar
+          : f.fieldKind === 'map' && f.mapKind === 'scalar'
+            ? f.scalar
+            : ScalarType.STRING;
     switch (scalar) {
-      case ScalarType.STRING: return UID_FIELD.test(f.name) && r.chance(0.7) ? this.uid() : r.weirdString();
-      case ScalarType.BOOL: return r.chance(0.5);
-      case ScalarType.BYTES: return r.bytes(r.int(0, 32));
-      case ScalarType.DOUBLE: case ScalarType.FLOAT: return r.pick([0, -1, 1.5, NaN, Infinity, -Infinity, 1e308]);
-      case ScalarType.INT64: case ScalarType.SINT64: case ScalarType.SFIXED64: return r.pick([0n, -1n, 2n ** 63n - 1n, -(2n ** 63n), 201n]);
-      case ScalarType.UINT64: case ScalarType.FIXED64: return r.pick([0n, 1n, 2n ** 64n - 1n]);
-      case ScalarType.UINT32: case ScalarType.FIXED32: return r.pick([0, 1, 2 ** 32 - 1]);
-      default: return r.pick([0, -1, 1, 200, 201, 2 ** 31 - 1, -(2 ** 31)]);
+      case ScalarType.STRING:
+        return UID_FIELD.test(f.name) && r.chance(0.7) ? this.uid() : r.weirdString();
+      case ScalarType.BOOL:
+        return r.chance(0.5);
+      case ScalarType.BYTES:
+        return r.bytes(r.int(0, 32));
+      case ScalarType.DOUBLE:
+      case ScalarType.FLOAT:
+        return r.pick([0, -1, 1.5, NaN, Infinity, -Infinity, 1e308]);
+      case ScalarType.INT64:
+      case ScalarType.SINT64:
+      case ScalarType.SFIXED64:
+        return r.pick([0n, -1n, 2n ** 63n - 1n, -(2n ** 63n), 201n]);
+      case ScalarType.UINT64:
+      case ScalarType.FIXED64:
+        return r.pick([0n, 1n, 2n ** 64n - 1n]);
+      case ScalarType.UINT32:
+      case ScalarType.FIXED32:
+        return r.pick([0, 1, 2 ** 32 - 1]);
+      default:
+        return r.pick([0, -1, 1, 200, 201, 2 ** 31 - 1, -(2 ** 31)]);
     }
   }
 }

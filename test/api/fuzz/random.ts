@@ -45,25 +45,59 @@ export class Random {
   /** A string meant to break something: NUL, control and odd Unicode, huge, empty. */
   weirdString(): string {
     switch (this.int(0, 13)) {
-      case 0: return '';
-      case 1: return 'a\u0000b';
-      case 2: return '\u0000';
-      case 3: return 'x'.repeat(this.int(1_000, 70_000));
-      case 4: return '\u{1F40B}'.repeat(this.int(1, 500));
-      case 5: return '\ud800'; // a lone surrogate
-      case 6: return 'ā\u0301\u200b\u202e\ufeff';
-      case 7: return '../../etc/passwd';
-      case 8: return "'; DROP TABLE groups; --";
-      case 9: return '%00%zz%';
-      case 10: return '\r\n\t\u0001\u001f\u007f';
-      case 11: return ' '.repeat(this.int(1, 300));
-      case 12: return this.pick(['null', 'true', '0', '-1', 'NaN', '*', '{}', '[]']);
-      default: return `fz-${this.hex(this.int(1, 12))}`;
+      case 0:
+        return '';
+      case 1:
+        return 'a\u0000b';
+      case 2:
+        return '\u0000';
+      case 3:
+        return 'x'.repeat(this.int(1_000, 70_000));
+      case 4:
+        return '\u{1F40B}'.repeat(this.int(1, 500));
+      case 5:
+        return '\ud800'; // a lone surrogate
+      case 6:
+        return 'ā\u0301\u200b\u202e\ufeff';
+      case 7:
+        return '../../etc/passwd';
+      case 8:
+        return "'; DROP TABLE groups; --";
+      case 9:
+        return '%00%zz%';
+      case 10:
+        return '\r\n\t\u0001\u001f\u007f';
+      case 11:
+        return ' '.repeat(this.int(1, 300));
+      case 12:
+        return this.pick(['null', 'true', '0', '-1', 'NaN', '*', '{}', '[]']);
+      default:
+        return `fz-${this.hex(this.int(1, 12))}`;
     }
   }
 
   /** A number, or something pretending to be one. */
   weirdNumber(): number | string {
-    return this.pick<number | string>([0, -1, 1, 2 ** 31, -(2 ** 31) - 1, 2 ** 53, 1.5, -0.5, 1e308, '9223372036854775808', '-9223372036854775809', '12', ' 7', '0x10', '1e3', 'NaN', 'Infinity', '', 'ten']);
+    return this.pick<number | string>([
+      0,
+      -1,
+      1,
+      2 ** 31,
+      -(2 ** 31) - 1,
+      2 ** 53,
+      1.5,
+      -0.5,
+      1e308,
+      '9223372036854775808',
+      '-9223372036854775809',
+      '12',
+      ' 7',
+      '0x10',
+      '1e3',
+      'NaN',
+      'Infinity',
+      '',
+      'ten',
+    ]);
   }
 }

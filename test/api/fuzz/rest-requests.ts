@@ -104,7 +104,9 @@ export class RestRequests {
     const q = new URLSearchParams();
     if (r.chance(0.7)) q.set('identity', this.messages.uid());
     if (r.chance(0.7)) q.set('aud', r.pick(['http://127.0.0.1', r.weirdString(), 'https://berth.invalid']));
-    const headers = r.chance(0.5) ? { authorization: r.pick(['Bearer x.y.z', `Bearer ${'e'.repeat(r.int(10, 6000))}`, 'Bearer eyJhbGciOiJub25lIn0.e30.', 'Basic Zm9vOmJhcg==', 'Bearer']) } : this.auth();
+    const headers = r.chance(0.5)
+      ? { authorization: r.pick(['Bearer x.y.z', `Bearer ${'e'.repeat(r.int(10, 6000))}`, 'Bearer eyJhbGciOiJub25lIn0.e30.', 'Basic Zm9vOmJhcg==', 'Bearer']) }
+      : this.auth();
     return { protocol: 'rest', method: e.httpMethod, path: `${e.path}?${q}`, headers };
   }
 
@@ -134,20 +136,39 @@ export class RestRequests {
     const m = this.messages;
     const named = route.input.fields.filter((f) => f.fieldKind === 'scalar' || f.fieldKind === 'enum');
     switch (r.int(0, 11)) {
-      case 0: return [r.pick(['page_size', 'pageSize']), String(r.weirdNumber())];
-      case 1: return [r.pick(['page_token', 'pageToken']), this.pageToken()];
-      case 2: return [r.pick(['order_by', 'orderBy']), r.pick(['name', 'name desc', 'uid asc', 'created_at desc', 'updated_at', 'nope', 'name sideways', 'name desc, uid', r.weirdString()])];
-      case 3: return ['skip', String(r.weirdNumber())];
-      case 4: return [r.pick(['uidp.children_of', 'uidp.descendants_of', 'uidp.ancestors_of', 'uidp.childrenOf', 'uidp.ids', 'uidp.in_root']), r.chance(0.8) ? m.uid() : r.pick(['true', 'false', 'maybe'])];
-      case 5: return [r.pick(['updateMask', 'update_mask']), r.pick(['*', 'name', 'description', 'name,description', 'nope', '', 'a.b.c', r.weirdString()])];
-      case 6: return [r.pick(['include_referrers', 'includeDates', 'include_epochs']), r.pick(['true', 'false', '1', 'yes', ''])];
-      case 7: return [r.pick(['updated_since', 'updatedSince']), r.pick(['2026-01-01T00:00:00Z', 'yesterday', '0', '9999-12-31T23:59:59Z'])];
-      case 8: return ['uidp', r.weirdString()];
-      case 9: return [r.weirdString().slice(0, 30) || 'k', r.weirdString()];
+      case 0:
+        return [r.pick(['page_size', 'pageSize']), String(r.weirdNumber())];
+      case 1:
+        return [r.pick(['page_token', 'pageToken']), this.pageToken()];
+      case 2:
+        return [
+          r.pick(['order_by', 'orderBy']),
+          r.pick(['name', 'name desc', 'uid asc', 'created_at desc', 'updated_at', 'nope', 'name sideways', 'name desc, uid', r.weirdString()]),
+        ];
+      case 3:
+        return ['skip', String(r.weirdNumber())];
+      case 4:
+        return [
+          r.pick(['uidp.children_of', 'uidp.descendants_of', 'uidp.ancestors_of', 'uidp.childrenOf', 'uidp.ids', 'uidp.in_root']),
+          r.chance(0.8) ? m.uid() : r.pick(['true', 'false', 'maybe']),
+        ];
+      case 5:
+        return [r.pick(['updateMask', 'update_mask']), r.pick(['*', 'name', 'description', 'name,description', 'nope', '', 'a.b.c', r.weirdString()])];
+      case 6:
+        return [r.pick(['include_referrers', 'includeDates', 'include_epochs']), r.pick(['true', 'false', '1', 'yes', ''])];
+      case 7:
+        return [r.pick(['updated_since', 'updatedSince']), r.pick(['2026-01-01T00:00:00Z', 'yesterday', '0', '9999-12-31T23:59:59Z'])];
+      case 8:
+        return ['uidp', r.weirdString()];
+      case 9:
+        return [r.weirdString().slice(0, 30) || 'k', r.weirdString()];
       default: {
         if (named.length === 0) return ['name', r.weirdString()];
         const f = r.pick(named);
-        return [r.chance(0.5) ? f.name : f.jsonName, /uid|parent|identity|group|role/.test(f.name) ? m.uid() : r.chance(0.5) ? r.weirdString() : String(r.weirdNumber())];
+        return [
+          r.chance(0.5) ? f.name : f.jsonName,
+          /uid|parent|identity|group|role/.test(f.name) ? m.uid() : r.chance(0.5) ? r.weirdString() : String(r.weirdNumber()),
+        ];
       }
     }
   }
@@ -157,24 +178,44 @@ export class RestRequests {
     const tokens = this.pageTokens();
     const t = tokens.length > 0 ? r.pick(tokens) : 'x';
     switch (r.int(0, 5)) {
-      case 0: return t;
-      case 1: return t.slice(0, r.int(0, t.length));
-      case 2: return `${t.slice(0, 10)}${r.pick(['A', 'B', '-', '_'])}${t.slice(11)}`;
-      case 3: return Buffer.from(r.bytes(r.int(0, 200))).toString('base64url');
-      case 4: return `${t}${t}`;
-      default: return r.weirdString();
+      case 0:
+        return t;
+      case 1:
+        return t.slice(0, r.int(0, t.length));
+      case 2:
+        return `${t.slice(0, 10)}${r.pick(['A', 'B', '-', '_'])}${t.slice(11)}`;
+      case 3:
+        return Buffer.from(r.bytes(r.int(0, 200))).toString('base64url');
+      case 4:
+        return `${t}${t}`;
+      default:
+        return r.weirdString();
     }
   }
 
   private addBody(req: FuzzRequest, desc: DescMessage): void {
     const r = this.r;
-    req.headers = { ...req.headers, 'content-type': r.chance(0.92) ? 'application/json' : r.pick(['text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1', 'application/proto']) };
+    req.headers = {
+      ...req.headers,
+      'content-type': r.chance(0.92)
+        ? 'application/json'
+        : r.pick(['text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1', 'application/proto']),
+    };
     switch (r.int(0, 15)) {
-      case 0: req.body = r.pick(['{', '{"name": ', '[1,2]', 'null', '"x"', '', '{"a":1}{', '\u0000', 'nul', '{"name":"\\ud800"}', '{"name":"a\\u0000b"}']); return;
-      case 1: req.body = JSON.stringify({ name: 'x'.repeat(r.pick([1_000_000, 2_200_000])) }); return;
-      case 2: req.body = Buffer.from(r.bytes(r.int(1, 300))); return;
-      case 3: req.body = deepJson(r); return;
-      default: req.body = JSON.stringify(this.messages.json(desc));
+      case 0:
+        req.body = r.pick(['{', '{"name": ', '[1,2]', 'null', '"x"', '', '{"a":1}{', '\u0000', 'nul', '{"name":"\\ud800"}', '{"name":"a\\u0000b"}']);
+        return;
+      case 1:
+        req.body = JSON.stringify({ name: 'x'.repeat(r.pick([1_000_000, 2_200_000])) });
+        return;
+      case 2:
+        req.body = Buffer.from(r.bytes(r.int(1, 300)));
+        return;
+      case 3:
+        req.body = deepJson(r);
+        return;
+      default:
+        req.body = JSON.stringify(this.messages.json(desc));
     }
   }
 }

@@ -43,7 +43,10 @@ export class RpcRequests {
   grpc(protocol: 'grpc' | 'grpc-web'): FuzzRequest {
     const r = this.r;
     const m = r.pick(this.methods);
-    const headers: Record<string, string> = { ...this.auth(), 'content-type': protocol === 'grpc' ? r.pick(['application/grpc', 'application/grpc+proto']) : 'application/grpc-web+proto' };
+    const headers: Record<string, string> = {
+      ...this.auth(),
+      'content-type': protocol === 'grpc' ? r.pick(['application/grpc', 'application/grpc+proto']) : 'application/grpc-web+proto',
+    };
     if (protocol === 'grpc') headers.te = 'trailers';
     const payload = this.protobuf(m);
     let flags = 0;
@@ -65,15 +68,29 @@ export class RpcRequests {
     const r = this.r;
     const valid = () => toBinary(m.input, create(m.input, this.messages.typed(m.input) as never));
     switch (r.int(0, 9)) {
-      case 0: return Uint8Array.from([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f]);
-      case 1: return r.bytes(r.int(0, 64));
-      case 2: { const b = valid(); return b.subarray(0, r.int(0, b.length)); }
-      case 3: { const b = Uint8Array.from(valid()); if (b.length > 0) b[r.int(0, b.length - 1)] = r.int(0, 255); return b; }
-      case 4: return Uint8Array.from([...valid(), r.pick([0x07, 0x0e, 0x0f, 0x00, 0x0c]), 0x01]); // odd wire types, field 0, stray end-group
-      case 5: return Uint8Array.from(Array.from({ length: r.int(100, 2000) }, () => 0x0b)); // start-group, nested deep
-      case 6: return Uint8Array.from([0x0a, 0x80, 0x80, 0x80, 0x80, 0x08, 0x01]); // a length far beyond the message
-      case 7: return Uint8Array.from([0x08, ...Array(11).fill(0xff), 0x01]); // a varint too long
-      default: return valid();
+      case 0:
+        return Uint8Array.from([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f]);
+      case 1:
+        return r.bytes(r.int(0, 64));
+      case 2: {
+        const b = valid();
+        return b.subarray(0, r.int(0, b.length));
+      }
+      case 3: {
+        const b = Uint8Array.from(valid());
+        if (b.length > 0) b[r.int(0, b.length - 1)] = r.int(0, 255);
+        return b;
+      }
+      case 4:
+        return Uint8Array.from([...valid(), r.pick([0x07, 0x0e, 0x0f, 0x00, 0x0c]), 0x01]); // odd wire types, field 0, stray end-group
+      case 5:
+        return Uint8Array.from(Array.from({ length: r.int(100, 2000) }, () => 0x0b)); // start-group, nested deep
+      case 6:
+        return Uint8Array.from([0x0a, 0x80, 0x80, 0x80, 0x80, 0x08, 0x01]); // a length far beyond the message
+      case 7:
+        return Uint8Array.from([0x08, ...Array(11).fill(0xff), 0x01]); // a varint too long
+      default:
+        return valid();
     }
   }
 }
