@@ -92,19 +92,29 @@ const detail = (body: { details: { '@type': string }[] }, type: string) =>
   // biome-ignore lint/suspicious/noExplicitAny: error details are read as loose JSON in assertions
   body.details.find((d) => d['@type'] === `type.googleapis.com/google.rpc.${type}`) as any;
 
+/** A Berth of its own and a fake external issuer for the enclosing suite. */
+function useServerAndIssuer(set: (berth: Berth, token: string, ext: Awaited<ReturnType<typeof fakeIssuer>>) => void): void {
+  let stop: (() => Promise<void>) | undefined;
+  let ext: Awaited<ReturnType<typeof fakeIssuer>> | undefined;
+  before(async () => {
+    const started = await startKillable();
+    stop = started.stop;
+    ext = await fakeIssuer();
+    set(started.berth, started.token, ext);
+  });
+  after(async () => {
+    await stop?.();
+    await ext?.close();
+  });
+}
+
 // Its own server: on a backtracking engine this case blocks the server for hours.
 describe('claim patterns under hostile input', () => {
   let berth: Berth;
   let token: string;
-  let stop: () => Promise<void>;
   let ext: Awaited<ReturnType<typeof fakeIssuer>>;
-  before(async () => {
-    ({ berth, token, stop } = await startKillable());
-    ext = await fakeIssuer();
-  });
-  after(async () => {
-    await stop();
-    await ext.close();
+  useServerAndIssuer((b, t, e) => {
+    [berth, token, ext] = [b, t, e];
   });
 
   it('matches catastrophic patterns in linear time without holding up other requests', async () => {
@@ -134,15 +144,9 @@ describe('claim patterns under hostile input', () => {
 describe('token exchange hardening', () => {
   let berth: Berth;
   let token: string;
-  let stop: () => Promise<void>;
   let ext: Awaited<ReturnType<typeof fakeIssuer>>;
-  before(async () => {
-    ({ berth, token, stop } = await startKillable());
-    ext = await fakeIssuer();
-  });
-  after(async () => {
-    await stop();
-    await ext.close();
+  useServerAndIssuer((b, t, e) => {
+    [berth, token, ext] = [b, t, e];
   });
 
   it('refuses patterns RE2 does not accept, on create and on update', async () => {
