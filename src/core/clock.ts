@@ -17,8 +17,8 @@ class StoredTimestamp {
   readonly $typeName = 'google.protobuf.Timestamp' as const;
   // Declared, not initialized: they are added on first read, so building one
   // sets two properties.
-  declare private secondsValue: bigint | undefined;
-  declare private nanosValue: number;
+  private declare secondsValue: bigint | undefined;
+  private declare nanosValue: number;
   /** Set once seconds or nanos are assigned: the text no longer holds. */
   declare edited: boolean | undefined;
 
