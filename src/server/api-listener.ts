@@ -21,6 +21,7 @@ import { listen, type Listener } from './listener.js';
 import { discardUnreadBody } from './unread-body.js';
 import { registerReflection } from './reflection-service.js';
 import { restPlugin } from './rest/rest-plugin.js';
+import { normalizeError } from './normalize-error.js';
 import { guard } from './rpc-guard.js';
 import { allServices } from './services.js';
 
@@ -145,8 +146,7 @@ export class ApiListener {
           ? badBody(domain, `the request body exceeds ${bodyLimit} bytes`)
           : err.code?.startsWith('FST_ERR_CTP')
             ? badBody(domain, 'the request body could not be read')
-            : err;
-      if (cause === err) logger.error({ err, path }, 'request failed');
+            : normalizeError(err, domain, logger, { path });
       const { status, body, headers } = errorResponse(cause, domain);
       return reply.code(status).headers(headers).header('content-type', 'application/json').send(JSON.stringify(body));
     });

@@ -4,7 +4,8 @@ import type { Logger } from 'pino';
 import type { Issuer } from '../auth/issuer.js';
 import { STS_DOMAIN } from '../auth/errors.js';
 import { exchange, type ExchangeDeps } from '../auth/sts-exchange.js';
-import { errorResponse, isUnexpected } from './error-body.js';
+import { errorResponse } from './error-body.js';
+import { normalizeError } from './normalize-error.js';
 
 function params(req: FastifyRequest): URLSearchParams {
   const out = new URL(req.url, 'http://berth.invalid').searchParams;
@@ -33,8 +34,7 @@ export async function authRoutes(app: FastifyInstance, opts: { issuer: Issuer; e
       });
       return reply.send({ token: result.token, expiry: result.expiry.toISOString() });
     } catch (err) {
-      if (isUnexpected(err)) opts.logger.error({ err }, 'token exchange failed');
-      const { status, body, headers } = errorResponse(err, STS_DOMAIN);
+      const { status, body, headers } = errorResponse(normalizeError(err, STS_DOMAIN, opts.logger, { path: '/sts/exchange' }), STS_DOMAIN);
       return reply.code(status).headers(headers).send(body);
     }
   };

@@ -3,10 +3,9 @@
 // by the caller, never sent.
 import type { JsonObject } from '@bufbuild/protobuf';
 import { toJson } from '@bufbuild/protobuf';
-import { ConnectError } from '@connectrpc/connect';
+import type { ConnectError } from '@connectrpc/connect';
 import { httpStatusOf } from '../core/error-codes.js';
-import { databaseUnavailable, internal } from './errors.js';
-import { isDatabaseUnavailable } from '../store/database-unavailable.js';
+import { internal } from './errors.js';
 
 export interface ErrorResponse {
   status: number;
@@ -15,13 +14,9 @@ export interface ErrorResponse {
   headers: Record<string, string>;
 }
 
-/** The client-facing error for a failure Berth did not raise on purpose. */
-function unexpectedError(err: unknown, domain: string): ConnectError {
-  return isDatabaseUnavailable(err) ? databaseUnavailable(domain) : internal(domain);
-}
-
-export function errorResponse(err: unknown, domain: string): ErrorResponse {
-  const ce = err instanceof ConnectError && err.details.length > 0 ? err : unexpectedError(err, domain);
+/** The wire form of an error; pass unexpected failures through normalizeError first (it logs them). */
+export function errorResponse(err: ConnectError, domain: string): ErrorResponse {
+  const ce = err.details.length > 0 ? err : internal(domain); // e.g. one Connect raised itself: never shown bare
   const details: JsonObject[] = [];
   for (const d of ce.details) {
     if ('desc' in d) {
@@ -32,9 +27,4 @@ export function errorResponse(err: unknown, domain: string): ErrorResponse {
   const retryAfter = ce.metadata.get('retry-after');
   if (retryAfter !== null) headers['retry-after'] = retryAfter;
   return { status: httpStatusOf(ce.code), body: { code: ce.code, message: ce.rawMessage, details }, headers };
-}
-
-/** True when the error is not one Berth made on purpose (it must be logged). */
-export function isUnexpected(err: unknown): boolean {
-  return !(err instanceof ConnectError && err.details.length > 0);
 }

@@ -9,7 +9,7 @@ import { isUniqueViolation } from '../store/constraint-error.js';
 import { isDatabaseUnavailable } from '../store/database-unavailable.js';
 import { databaseUnavailable, internal, justCreated } from './errors.js';
 
-export function normalizeError(err: unknown, domain: string, logger: Logger, where: { rpc?: string; resourceType?: string }): ConnectError {
+export function normalizeError(err: unknown, domain: string, logger: Logger, where: { rpc?: string; resourceType?: string; path?: string }): ConnectError {
   if (err instanceof ConnectError) return err; // raised on purpose, by Berth or by Connect itself
   if (isUniqueViolation(err)) return justCreated(domain, where.resourceType ?? '');
   if (isDatabaseUnavailable(err)) {

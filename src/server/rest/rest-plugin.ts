@@ -7,7 +7,8 @@ import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { errorDomainOf, errorDomainOfPath } from '../../core/error-domain.js';
-import { errorResponse, isUnexpected } from '../error-body.js';
+import { errorResponse } from '../error-body.js';
+import { normalizeError } from '../normalize-error.js';
 import { messageToJson } from './json-writer.js';
 import { restContext } from './rest-context.js';
 import { buildRequest, parseJsonBody } from './request-message.js';
@@ -87,8 +88,7 @@ export async function restPlugin(app: FastifyInstance, opts: RestOptions): Promi
       const out = await call(route, message, request);
       return reply.code(200).header('content-type', 'application/json').send(JSON.stringify(out));
     } catch (err) {
-      if (isUnexpected(err)) opts.logger.error({ err, method: request.method, path: url.pathname }, 'request failed');
-      const { status, body, headers } = errorResponse(err, domain);
+      const { status, body, headers } = errorResponse(normalizeError(err, domain, opts.logger, { path: url.pathname }), domain);
       return reply.code(status).headers(headers).header('content-type', 'application/json').send(JSON.stringify(body));
     }
   };
