@@ -47,5 +47,3 @@ export function withGenerated(doc: string, generated: string, begin = BEGIN, end
   if (start < 0 || stop < start) return `${doc.trimEnd()}\n\n${generated}\n`;
   return `${doc.slice(0, start)}${generated}${doc.slice(stop + end.length)}`;
 }
-
-export const withGeneratedTables = (doc: string, tables: string) => withGenerated(doc, tables);

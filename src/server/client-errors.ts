@@ -7,7 +7,7 @@
 // a moment before it does.
 import http from 'node:http';
 import type { Socket } from 'node:net';
-import { invalidArgument } from '../core/api-error.js';
+import { badRequest } from '../core/request-errors.js';
 import { errorResponse } from './error-body.js';
 
 const DOMAIN = 'api.berth.dev';
@@ -26,7 +26,7 @@ export function answerClientError(err: Error & { code?: string }, socket: Socket
       : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [408, 'request', 'the request did not arrive in the time allowed']
         : [400, 'request', 'the request is not valid HTTP/1.1'];
-  const body = JSON.stringify(errorResponse(invalidArgument(DOMAIN, [{ field, description }]), DOMAIN).body);
+  const body = JSON.stringify(errorResponse(badRequest(DOMAIN, [{ field, description }]), DOMAIN).body);
   socket.end(
     `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
   );
