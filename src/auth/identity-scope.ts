@@ -5,6 +5,9 @@
 // binding that predates the rule still grants nothing outside the scope.
 import { isSelfOrBelow, parentOf } from '../core/uidp.js';
 
+/** What a caller is told when a binding would reach above its identity's group. */
+export const IDENTITY_SCOPE_RULE = 'the identity is scoped to the group it was created in: bind it there or in a group below it';
+
 export function bindingWithinIdentityScope(identityUid: string, groupUid: string): boolean {
   const home = parentOf(identityUid);
   return home === '' || isSelfOrBelow(groupUid, home);

@@ -6,7 +6,7 @@
 // they run before anything is read. A uid of another organization therefore
 // gets the same answer whether or not it exists (no probing through errors).
 import type { Caller } from '../../auth/caller.js';
-import { BUILTIN_ROLES } from '../roles/builtin-roles.js';
+import { isBuiltinRoleUid } from '../roles/builtin-roles.js';
 import { Capability } from '../../gen/berth/capabilities/v1/capabilities_pb.js';
 import type { FieldViolation } from '../../core/api-error.js';
 import { isSelfOrBelow, isValidUid, parentOf } from '../../core/uidp.js';
@@ -15,7 +15,7 @@ import type { Tx } from '../../store/transact.js';
 import { writeBinding } from './write-binding.js';
 import { badIamRequest, groupNotFound, IAM_DOMAIN, identityNotFound, roleBindingExists, roleNotFound } from '../errors.js';
 import { roleCapabilities } from '../roles/role-row.js';
-import { bindingWithinIdentityScope } from '../../auth/identity-scope.js';
+import { bindingWithinIdentityScope, IDENTITY_SCOPE_RULE } from '../../auth/identity-scope.js';
 
 export interface NewBinding {
   parent: string;
@@ -26,8 +26,6 @@ export interface NewBinding {
   /** Kept when an update re-validates an existing binding. */
   keep?: { uid: string; createTime: string };
 }
-
-const BUILTIN_UIDS = new Set(BUILTIN_ROLES.map((r) => r.uid));
 
 /** The violation on the identity, named `identityUid` as the request's JSON spells it. */
 function identityField(b: NewBinding): string {
@@ -49,13 +47,13 @@ export function scopeViolations(b: NewBinding): FieldViolation[] {
   if (!bindingWithinIdentityScope(b.identityUid, b.parent)) {
     out.push({
       field: identityField(b),
-      description: 'the identity is scoped to the group it was created in: bind it there or in a group below it',
+      description: IDENTITY_SCOPE_RULE,
     });
   }
   // A custom role's uid lies under the group that defines it, and it only
   // means something there and below. Root-level role uids are the built-ins.
   const roleHome = parentOf(b.roleUid);
-  if (roleHome === '' ? !BUILTIN_UIDS.has(b.roleUid) : !isSelfOrBelow(b.parent, roleHome)) {
+  if (roleHome === '' ? !isBuiltinRoleUid(b.roleUid) : !isSelfOrBelow(b.parent, roleHome)) {
     out.push({ field: `${b.field}.role_uid`, description: 'the role is not defined at this group or above it' });
   }
   return out;

@@ -2,7 +2,7 @@
 // RPCs after their checks, the owner of a new organization, first start and
 // owner recovery — ends here, so the identity-scope invariant holds for all of
 // them, whoever forgets to check it first.
-import { bindingWithinIdentityScope } from '../../auth/identity-scope.js';
+import { bindingWithinIdentityScope, IDENTITY_SCOPE_RULE } from '../../auth/identity-scope.js';
 import { nowIso } from '../../core/clock.js';
 import { newChildUid } from '../../core/uidp.js';
 import type { RoleBindingsTable } from '../iam-tables.js';
@@ -21,9 +21,7 @@ export interface BindingRow {
 
 export async function writeBinding(tx: Tx, b: BindingRow): Promise<RoleBindingsTable> {
   if (!bindingWithinIdentityScope(b.identityUid, b.parent)) {
-    throw badIamRequest([
-      { field: b.identityField ?? 'identityUid', description: 'the identity is scoped to the group it was created in: bind it there or in a group below it' },
-    ]);
+    throw badIamRequest([{ field: b.identityField ?? 'identityUid', description: IDENTITY_SCOPE_RULE }]);
   }
   const now = nowIso();
   const row = {

@@ -4,14 +4,12 @@
 // built-in leaks nothing: they are the same in every installation.
 import type { Message } from '@bufbuild/protobuf';
 import type { Preflights } from '../../auth/authorize.js';
-import { BUILTIN_ROLES } from './builtin-roles.js';
+import { isBuiltinRoleUid } from './builtin-roles.js';
 import type { DeleteRoleRequest, UpdateRoleRequest } from '../../gen/berth/iam/v2/roles_pb.js';
 import { builtinRoleImmutable } from '../errors.js';
 
-const BUILTIN_UIDS = new Set(BUILTIN_ROLES.map((r) => r.uid));
-
 function refuseBuiltin(uid: string | undefined): void {
-  if (uid !== undefined && BUILTIN_UIDS.has(uid)) throw builtinRoleImmutable(uid);
+  if (uid !== undefined && isBuiltinRoleUid(uid)) throw builtinRoleImmutable(uid);
 }
 
 export const rolePreflights: Preflights = {

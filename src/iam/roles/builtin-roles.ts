@@ -130,6 +130,13 @@ export const BUILTIN_ROLES: readonly BuiltinRole[] = [
   role('apk.pull', 'APK Pull Role (built-in)', APK_PULL),
 ];
 
+const BUILTIN_UIDS = new Set(BUILTIN_ROLES.map((r) => r.uid));
+
+/** Built-in role uids are fixed, public and the same in every installation. */
+export function isBuiltinRoleUid(uid: string): boolean {
+  return BUILTIN_UIDS.has(uid);
+}
+
 export function builtinRoleByName(name: string): BuiltinRole | undefined {
   return BUILTIN_ROLES.find((r) => r.name === name);
 }

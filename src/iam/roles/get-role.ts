@@ -2,7 +2,7 @@ import type { HandlerContext } from '@connectrpc/connect';
 import { Capability } from '../../gen/berth/capabilities/v1/capabilities_pb.js';
 import type { GetRoleRequest, Role } from '../../gen/berth/iam/v2/roles_pb.js';
 import { callerOf } from '../../auth/caller.js';
-import { BUILTIN_ROLES } from './builtin-roles.js';
+import { isBuiltinRoleUid } from './builtin-roles.js';
 import { isValidUid } from '../../core/uidp.js';
 import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { badIamRequest, IAM_DOMAIN } from '../errors.js';
@@ -16,6 +16,6 @@ import { loadRoleRow, roleFromRow } from './role-row.js';
 export async function getRole(deps: ServiceDeps, req: GetRoleRequest, ctx: HandlerContext): Promise<Role> {
   const caller = callerOf(ctx, IAM_DOMAIN);
   if (!isValidUid(req.uid)) throw badIamRequest([{ field: 'uid', description: `"${req.uid.slice(0, 80)}" is not a valid uid` }]);
-  if (!BUILTIN_ROLES.some((r) => r.uid === req.uid)) await caller.require(IAM_DOMAIN, [Capability.CAP_IAM_ROLES_LIST], req.uid);
+  if (!isBuiltinRoleUid(req.uid)) await caller.require(IAM_DOMAIN, [Capability.CAP_IAM_ROLES_LIST], req.uid);
   return roleFromRow(await loadRoleRow(deps.store.db, req.uid));
 }
