@@ -1,0 +1,38 @@
+// Runs Debian's skopeo, the real registry client of the tests, against a Berth
+// registry on loopback (plain HTTP, so TLS verification is off for it), with
+// its own auth file so nothing leaks between tests or from the machine.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface SkopeoResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs skopeo with `args`; never throws on a non-zero exit (tests assert on it). */
+export function skopeo(args: string[], timeoutMs = 120_000): Promise<SkopeoResult> {
+  const authDir = mkdtempSync(join(tmpdir(), 'berth-skopeo-'));
+  const authfile = join(authDir, 'auth.json');
+  writeFileSync(authfile, '{"auths":{}}');
+  const env = { ...process.env, REGISTRY_AUTH_FILE: authfile, HOME: authDir };
+  return new Promise((resolve) => {
+    execFile('skopeo', args, { env, timeout: timeoutMs, maxBuffer: 64 << 20 }, (err, stdout, stderr) => {
+      const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Credentials flags for one side of a copy: `--src-creds`/`--dest-creds`, or none for anonymous. */
+export function creds(side: 'src' | 'dest', user?: string, password?: string): string[] {
+  const tls = `--${side}-tls-verify=false`;
+  return user === undefined ? [tls, `--${side}-no-creds`] : [tls, `--${side}-creds`, `${user}:${password}`];
+}
+
+/** Flags for commands that take one image (inspect, list-tags, delete). */
+export function oneImageCreds(user?: string, password?: string): string[] {
+  return user === undefined ? ['--tls-verify=false', '--no-creds'] : ['--tls-verify=false', '--creds', `${user}:${password}`];
+}
