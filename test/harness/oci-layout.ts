@@ -59,7 +59,7 @@ async function writeRandomBlob(dir: string, size: number, mediaType: string): Pr
   for (let left = size; left > 0; ) {
     const piece = randomBytes(Math.min(left, 1 << 20));
     hash.update(piece);
-    if (!out.write(piece)) await new Promise((r) => out.once('drain', r));
+    if (!out.write(piece)) await new Promise<void>((r) => out.once('drain', () => r()));
     left -= piece.length;
   }
   out.end();
