@@ -14,6 +14,7 @@ import pg from 'pg';
 import { startBerth, useBerth, freshDatabase, dropDatabase, type Berth } from '../harness/berth-process.js';
 import { identityWithRole, ownerToken, rest } from '../harness/api-client.js';
 import { sqlQuery } from '../harness/database.js';
+import { seedImage } from '../harness/registry-content.js';
 
 describe('foreign keys', () => {
   let berth: Berth;
@@ -53,8 +54,8 @@ describe('foreign keys', () => {
 
   it('deletes a repo together with its tags and tag history', async () => {
     const repo = (await rest(berth.url, 'POST', `/registry/v2/repos/${berth.orgUid}`, { token, body: { name: 'with-tags' } })).json.uid as string;
-    for (const d of ['a', 'b']) {
-      const digest = `sha256:${d.repeat(64)}`;
+    for (let i = 0; i < 2; i++) {
+      const digest = await seedImage(berth, repo);
       assert.equal((await rest(berth.url, 'POST', `/registry/v2/tags/${repo}`, { token, body: { name: 'latest', digest } })).status, 200);
     }
     assert.equal((await sqlQuery(berth, 'select id from tag_history where repo_uid = $1', [repo])).length, 2);
