@@ -78,8 +78,11 @@ export async function imageArchitectures(ex: Executor, repoUid: string, digest: 
   return [...seen];
 }
 
+/** The architecture the reference API sizes when the request names none. */
+export const DEFAULT_ARCHITECTURE = 'amd64';
+
 /** Bytes of config plus layers of the image `architecture` pulls from `digest`; undefined when there is none. */
-export async function imageSize(ex: Executor, repoUid: string, digest: string, architecture: string): Promise<number | undefined> {
+export async function imageSize(ex: Executor, repoUid: string, digest: string, architecture = DEFAULT_ARCHITECTURE): Promise<number | undefined> {
   const m = await head(ex, repoUid, digest);
   if (!m) return undefined;
   if (!isIndex(m)) return m.architecture === null || m.architecture === architecture ? imageBytes(ex, repoUid, digest) : undefined;
