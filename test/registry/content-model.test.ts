@@ -2,6 +2,8 @@
 // PostgreSQL with BERTH_TEST_PG): pushing, reading and deleting manifests,
 // refusals for missing or mis-sized content, referrers, the tag writer and
 // its history, the platform queries, upload sessions and what goes with a repo.
+// Over 400 lines: the cases share one opened database, as the store-level
+// suite of one model; the pure parser's cases live in manifest-parsing.test.ts.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -3,6 +3,7 @@
 // bodies it refuses (with the OCI error code the registry answers).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { configPlatform } from '../../src/registry/content/config-platform.js';
 import { parseManifest, MAX_DESCRIPTORS, type ParsedManifest } from '../../src/registry/content/manifest.js';
 import {
   DOCKER_CONFIG,
@@ -191,5 +192,17 @@ describe('parsing manifests', () => {
       /^config: is required/,
     );
     assert.equal(ok({ ...image, constructor: 'x', toString: 1 }).kind, 'image');
+  });
+
+  it('reads the platform a config declares, and nothing from configs it cannot use', () => {
+    assert.deepEqual(configPlatform(bytes({ os: 'linux', architecture: 'arm64', variant: 'v8', rootfs: {} })), {
+      os: 'linux',
+      architecture: 'arm64',
+      variant: 'v8',
+    });
+    assert.deepEqual(configPlatform(bytes({ os: 'linux', architecture: 'amd64', variant: 3 })), { os: 'linux', architecture: 'amd64' });
+    for (const body of ['{}', '[]', 'not json', { os: 'linux' }, { os: 'linux', architecture: 'a b' }, { os: 'linux', architecture: 'x'.repeat(65) }]) {
+      assert.equal(configPlatform(bytes(body)), undefined, JSON.stringify(body));
+    }
   });
 });
