@@ -1,6 +1,6 @@
 // Every error the registry domain returns, made by name and declared in the catalogue.
 import { Code } from '@connectrpc/connect';
-import { alreadyExists, invalidArgument, notFound, type FieldViolation } from '../core/api-error.js';
+import { alreadyExists, failedPrecondition, invalidArgument, notFound, type FieldViolation } from '../core/api-error.js';
 import { defineError } from '../core/error-catalogue.js';
 
 export const REGISTRY_DOMAIN = 'registry.berth.dev';
@@ -32,4 +32,16 @@ export const badRegistryRequest = defineError(
     when: 'an invalid repo or tag name, description, digest or readme',
   },
   (violations: FieldViolation[]) => invalidArgument(d, violations),
+);
+export const tagDigestNotInRepo = defineError(
+  {
+    domain: d,
+    name: 'tagDigestNotInRepo',
+    code: Code.FailedPrecondition,
+    detail: 'PreconditionFailure',
+    type: 'MANIFEST_UNKNOWN',
+    when: 'creating or moving a tag to a digest that is not a manifest pushed to the repo',
+  },
+  (repoUid: string, digest: string) =>
+    failedPrecondition(d, 'MANIFEST_UNKNOWN', `the repo holds no manifest ${digest}; push the image before tagging it`, `${repoUid}@${digest}`),
 );

@@ -1,5 +1,8 @@
 // The registry's tables. Tags and tag history belong to their repo (deleted
 // with it); a repo belongs to its group (the group cannot go while it exists).
+// Content (migration 0006): blobs are global and content-addressed; a repo
+// reads a blob only through its repo_blobs link; manifests, their references
+// and upload sessions belong to their repo and go with it.
 import type { Generated } from 'kysely';
 import type { ResourceColumns } from '../store/database.js';
 
@@ -25,10 +28,69 @@ export interface TagHistoryTable {
   update_time: string;
 }
 
+/** A committed blob, whoever links it. The bytes live in the blob store. */
+export interface BlobsTable {
+  digest: string;
+  size: number;
+  create_time: string;
+}
+
+/** A repo may read the blob (pushed or mounted into it). */
+export interface RepoBlobsTable {
+  repo_uid: string;
+  digest: string;
+  create_time: string;
+}
+
+export interface ManifestsTable {
+  repo_uid: string;
+  digest: string;
+  media_type: string;
+  /** As the referrers API reports it (see ParsedManifest.artifactType). */
+  artifact_type: string | null;
+  subject_digest: string | null;
+  size: number;
+  /** The exact bytes pushed. */
+  content: Uint8Array;
+  /** JSON object text, or null when the manifest has none. */
+  annotations: string | null;
+  /** An image manifest's platform, from its config blob when the listener read it; null for indexes and when unknown. */
+  os: string | null;
+  architecture: string | null;
+  variant: string | null;
+  create_time: string;
+}
+
+/** What a manifest lists: blobs (config at position 0, then layers) or child manifests (index entries, with their platforms). */
+export interface ManifestRefsTable {
+  repo_uid: string;
+  manifest_digest: string;
+  position: number;
+  child_digest: string;
+  kind: 'blob' | 'manifest';
+  media_type: string;
+  size: number;
+  os: string | null;
+  architecture: string | null;
+  variant: string | null;
+}
+
+/** An upload session of the blob store, and the repo it pushes into. */
+export interface UploadsTable {
+  id: string;
+  repo_uid: string;
+  create_time: string;
+}
+
 declare module '../store/database.js' {
   interface Database {
     repos: ReposTable;
     tags: TagsTable;
     tag_history: TagHistoryTable;
+    blobs: BlobsTable;
+    repo_blobs: RepoBlobsTable;
+    manifests: ManifestsTable;
+    manifest_refs: ManifestRefsTable;
+    uploads: UploadsTable;
   }
 }

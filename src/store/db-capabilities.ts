@@ -27,6 +27,8 @@ export interface DatabaseCapabilities {
   keyText(): RawBuilder<unknown>;
   /** Type of an auto-incrementing integer primary key. */
   readonly serialType: 'bigserial' | 'integer';
+  /** Type of a column of raw bytes (read back as a Uint8Array on both). */
+  readonly bytesType: 'blob' | 'bytea';
   /** Whether that key also needs AUTOINCREMENT (SQLite, so ids are never reused). */
   readonly serialNeedsAutoIncrement: boolean;
   /** Once per database: what version triggers call (PostgreSQL: a trigger function). */
@@ -54,6 +56,7 @@ export const SQLITE: DatabaseCapabilities = {
   transactionalDdl: true,
   keyText: () => sql`text`, // SQLite's default BINARY collation already compares bytes
   serialType: 'integer',
+  bytesType: 'blob',
   serialNeedsAutoIncrement: true,
   createVersionFunction: async () => undefined, // SQLite triggers carry their own body
   async createVersionTriggers(db, table) {
@@ -82,6 +85,7 @@ export const POSTGRES: DatabaseCapabilities = {
   transactionalDdl: true,
   keyText: () => sql`text collate "C"`,
   serialType: 'bigserial',
+  bytesType: 'bytea',
   serialNeedsAutoIncrement: false,
   async createVersionFunction(db) {
     await sql`create function berth_bump_table_version() returns trigger language plpgsql as $$

@@ -20,6 +20,7 @@ import { RolesService } from '../../src/gen/berth/iam/v2/roles_pb.js';
 import { TagsService } from '../../src/gen/berth/registry/v2/tags_pb.js';
 import { useBerth, type Berth } from '../harness/berth-process.js';
 import { identityWithRole, rest } from '../harness/api-client.js';
+import { seedImage } from '../harness/registry-content.js';
 import { Messages } from './fuzz/messages.js';
 import { Random } from './fuzz/random.js';
 import { RestRequests, routesOf, type FuzzRequest } from './fuzz/rest-requests.js';
@@ -99,8 +100,8 @@ describe('fuzzing the API', () => {
       await post(`/iam/v2/groups/${org}`, { name: 'fuzz-group' }),
       repo,
       await post(`/registry/v2/repos/${org}`, { name: 'fuzz-repo-2' }),
-      await post(`/registry/v2/tags/${repo}`, { name: 'latest', digest: `sha256:${'a'.repeat(64)}` }),
-      await post(`/registry/v2/tags/${repo}`, { name: 'stable', digest: `sha256:${'b'.repeat(64)}` }),
+      await post(`/registry/v2/tags/${repo}`, { name: 'latest', digest: await seedImage(berth, repo) }),
+      await post(`/registry/v2/tags/${repo}`, { name: 'stable', digest: await seedImage(berth, repo) }),
       await post(`/iam/v2/roles/${org}`, { name: 'fuzz-role', capabilities: ['CAP_REPO_LIST'] }),
       '63921b2c44617e3f2603851537be0123af4a57d7',
     ];

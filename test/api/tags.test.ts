@@ -1,4 +1,5 @@
-// Tags: create-or-move with history, default hiding of referrer/date/epoch tags, repo cascade.
+// Tags: create-or-move with history, only to manifests the repo holds, default
+// hiding of referrer/date/epoch tags, repo cascade.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { TagsService } from '../../src/gen/berth/registry/v2/tags_pb.js';
@@ -7,9 +8,7 @@ import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import { startBerth, type Berth } from '../harness/berth-process.js';
 import { grpcClient, identityWithRole, ownerToken, rest } from '../harness/api-client.js';
-
-const D1 = `sha256:${'a'.repeat(64)}`;
-const D2 = `sha256:${'b'.repeat(64)}`;
+import { seedImage } from '../harness/registry-content.js';
 
 /** tag_history rows of one tag, oldest first, read straight from the database. */
 async function historyOf(berth: Berth, repoUid: string, tag: string): Promise<Array<{ digest: string; update_time: string }>> {
@@ -35,6 +34,9 @@ describe('registry tags', () => {
   let berth: Berth;
   let token: string;
   let repo: string;
+  /** Two images pushed to `repo`. */
+  let D1: string;
+  let D2: string;
   const names = async (query: string) =>
     (await rest(berth.url, 'GET', `/registry/v2/tags?uidp.children_of=${encodeURIComponent(repo)}${query}`, { token })).json.tags
       .map((t: { name: string }) => t.name)
@@ -43,6 +45,8 @@ describe('registry tags', () => {
     berth = await startBerth();
     token = ownerToken(berth.credentialsFile);
     repo = (await rest(berth.url, 'POST', `/registry/v2/repos/${berth.orgUid}`, { token, body: { name: 'app' } })).json.uid;
+    D1 = await seedImage(berth, repo);
+    D2 = await seedImage(berth, repo);
   });
   after(async () => {
     await berth.stop();
@@ -83,6 +87,34 @@ describe('registry tags', () => {
     assert.equal(rows[1].update_time, moved.json.updateTime);
   });
 
+  it('tags only manifests the repo holds', async () => {
+    const other = (await rest(berth.url, 'POST', `/registry/v2/repos/${berth.orgUid}`, { token, body: { name: 'elsewhere' } })).json.uid;
+    const elsewhere = await seedImage(berth, other);
+    for (const digest of [`sha256:${'c'.repeat(64)}`, elsewhere]) {
+      const r = await rest(berth.url, 'POST', `/registry/v2/tags/${repo}`, { token, body: { name: 'nope', digest } });
+      assert.equal(r.status, 400, r.text);
+      assert.equal(r.json.code, 9);
+      assert.match(r.json.message, /^Precondition failed: the repo holds no manifest sha256:/);
+      const violation = r.json.details.find((d: { '@type': string }) => d['@type'].endsWith('PreconditionFailure')).violations[0];
+      assert.equal(violation.type, 'MANIFEST_UNKNOWN');
+      assert.equal(violation.subject, `${repo}@${digest}`);
+    }
+    const names = await rest(berth.url, 'GET', `/registry/v2/tags?uidp.children_of=${encodeURIComponent(repo)}&name=nope`, { token });
+    assert.equal(names.json.totalCount, '0');
+    assert.deepEqual(await historyOf(berth, repo, 'nope'), []);
+  });
+
+  it('records a deleted tag in its history, and a re-created one anew', async () => {
+    const t = await rest(berth.url, 'POST', `/registry/v2/tags/${repo}`, { token, body: { name: 'gone', digest: D1 } });
+    assert.equal((await rest(berth.url, 'DELETE', `/registry/v2/tags/${t.json.uid}`, { token })).status, 200);
+    const again = await rest(berth.url, 'POST', `/registry/v2/tags/${repo}`, { token, body: { name: 'gone', digest: D1 } });
+    assert.equal(again.status, 200, again.text);
+    assert.deepEqual(
+      (await historyOf(berth, repo, 'gone')).map((h) => h.digest),
+      [D1, '', D1],
+    );
+  });
+
   it('rejects bad names and digests and a missing repo', async () => {
     const bad = await rest(berth.url, 'POST', `/registry/v2/tags/${repo}`, { token, body: { name: '.bad', digest: 'sha256:xyz' } });
     assert.equal(bad.status, 400);
@@ -97,7 +129,7 @@ describe('registry tags', () => {
       const r = await rest(berth.url, 'POST', `/registry/v2/tags/${repo}`, { token, body: { name, digest: D1 } });
       assert.equal(r.status, 200, r.text);
     }
-    const base = ['hist', 'latest', 'v1', 'v1-2024', 'v1-r', 'v1-rc1'];
+    const base = ['gone', 'hist', 'latest', 'v1', 'v1-2024', 'v1-r', 'v1-rc1'];
     assert.deepEqual(await names(''), base);
     assert.deepEqual(await names('&include_referrers=true'), [...base, 'sha256-abc123'].sort());
     assert.deepEqual(await names('&include_dates=true'), [...base, 'v1-20240101'].sort());
@@ -108,7 +140,11 @@ describe('registry tags', () => {
   it('lists only the tags the caller may see, and deletes', async () => {
     const g = (await rest(berth.url, 'POST', `/iam/v2/groups/${berth.orgUid}`, { token, body: { name: 'other' } })).json.uid;
     const otherRepo = (await rest(berth.url, 'POST', `/registry/v2/repos/${g}`, { token, body: { name: 'hidden' } })).json.uid;
-    await rest(berth.url, 'POST', `/registry/v2/tags/${otherRepo}`, { token, body: { name: 'secret', digest: D1 } });
+    const secret = await rest(berth.url, 'POST', `/registry/v2/tags/${otherRepo}`, {
+      token,
+      body: { name: 'secret', digest: await seedImage(berth, otherRepo) },
+    });
+    assert.equal(secret.status, 200, secret.text);
     const viewer = await identityWithRole(berth.url, token, berth.orgUid, 'viewer', g);
     const seen = await rest(berth.url, 'GET', '/registry/v2/tags', { token: viewer.token });
     assert.deepEqual(
@@ -127,7 +163,8 @@ describe('registry tags', () => {
 
   it('goes away with its repo', async () => {
     const r = (await rest(berth.url, 'POST', `/registry/v2/repos/${berth.orgUid}`, { token, body: { name: 'doomed' } })).json.uid;
-    const t = await rest(berth.url, 'POST', `/registry/v2/tags/${r}`, { token, body: { name: 'latest', digest: D1 } });
+    const t = await rest(berth.url, 'POST', `/registry/v2/tags/${r}`, { token, body: { name: 'latest', digest: await seedImage(berth, r) } });
+    assert.equal(t.status, 200, t.text);
     const del = await rest(berth.url, 'DELETE', `/registry/v2/repos/${r}`, { token });
     assert.equal(del.status, 200, del.text);
     const gone = await rest(berth.url, 'GET', `/registry/v2/tags/${t.json.uid}`, { token });

@@ -1,6 +1,7 @@
 // The database keeps references whole: a group with anything in it cannot be
 // deleted, and what belongs to a row goes with it (bindings with their group
-// or identity, tags and tag history with their repo). Also: a database made by
+// or identity, tags, tag history, manifests, blob links and uploads with
+// their repo; blob rows stay for gc). Also: a database made by
 // the first schema (parents '' for roots, rows pointing at nothing) upgrades.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -14,6 +15,7 @@ import pg from 'pg';
 import { startBerth, useBerth, freshDatabase, dropDatabase, type Berth } from '../harness/berth-process.js';
 import { identityWithRole, ownerToken, rest } from '../harness/api-client.js';
 import { sqlQuery } from '../harness/database.js';
+import { seedImage } from '../harness/registry-content.js';
 
 describe('foreign keys', () => {
   let berth: Berth;
@@ -51,16 +53,21 @@ describe('foreign keys', () => {
     assert.deepEqual(await sqlQuery(berth, 'select uid from role_bindings where parent_uid = $1', [g]), []);
   });
 
-  it('deletes a repo together with its tags and tag history', async () => {
+  it('deletes a repo together with its tags, tag history and content, keeping blob rows for gc', async () => {
     const repo = (await rest(berth.url, 'POST', `/registry/v2/repos/${berth.orgUid}`, { token, body: { name: 'with-tags' } })).json.uid as string;
-    for (const d of ['a', 'b']) {
-      const digest = `sha256:${d.repeat(64)}`;
+    for (let i = 0; i < 2; i++) {
+      const digest = await seedImage(berth, repo);
       assert.equal((await rest(berth.url, 'POST', `/registry/v2/tags/${repo}`, { token, body: { name: 'latest', digest } })).status, 200);
     }
+    await sqlQuery(berth, "insert into uploads (id, repo_uid, create_time) values ('fk-upload', $1, '2024-01-01T00:00:00.000Z')", [repo]);
+    const content = ['tag_history', 'manifests', 'manifest_refs', 'repo_blobs', 'uploads'];
+    for (const table of content) assert.notDeepEqual(await sqlQuery(berth, `select repo_uid from ${table} where repo_uid = $1`, [repo]), [], table);
     assert.equal((await sqlQuery(berth, 'select id from tag_history where repo_uid = $1', [repo])).length, 2);
+    const linked = (await sqlQuery(berth, 'select digest from repo_blobs where repo_uid = $1', [repo])).map((r) => r.digest);
     assert.equal((await rest(berth.url, 'DELETE', `/registry/v2/repos/${repo}`, { token })).status, 200);
     assert.deepEqual(await sqlQuery(berth, 'select uid from tags where parent_uid = $1', [repo]), []);
-    assert.deepEqual(await sqlQuery(berth, 'select id from tag_history where repo_uid = $1', [repo]), []);
+    for (const table of content) assert.deepEqual(await sqlQuery(berth, `select repo_uid from ${table} where repo_uid = $1`, [repo]), [], table);
+    for (const digest of linked) assert.equal((await sqlQuery(berth, 'select digest from blobs where digest = $1', [digest])).length, 1);
   });
 });
 

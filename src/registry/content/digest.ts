@@ -32,3 +32,8 @@ export function digester(algorithm: DigestAlgorithm): Hash {
 export function digestOf(bytes: Uint8Array, algorithm: DigestAlgorithm = 'sha256'): string {
   return `${algorithm}:${createHash(algorithm).update(bytes).digest('hex')}`;
 }
+
+/** For data functions: a digest their caller should have checked; a bad one is a bug, not a client error. */
+export function assertDigest(text: string): void {
+  if (!parseDigest(text)) throw new TypeError(`not a sha256/sha512 digest: ${JSON.stringify(text.slice(0, 140))}`);
+}

@@ -1,16 +1,19 @@
+import { nowIso } from '../../core/clock.js';
 import type { DeleteTagRequest } from '../../gen/berth/registry/v2/tags_pb.js';
 import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { transact } from '../../store/transact.js';
 import { tagNotFound } from '../errors.js';
+import { removeTag } from './tag-writer.js';
 
 /**
- * Removes the tag but keeps its history rows: the digests it pointed to stay
- * pinnable and auditable. No history row is written for the delete itself,
- * since a record needs a digest and an empty one would read as a bad pin.
- * History goes only with the repo (see delete-repo.ts).
+ * Removes the tag through the tag writer, which records the removal in the
+ * tag history; earlier records stay, so the digests it pointed to remain
+ * pinnable and auditable. History goes only with the repo.
  */
 export async function deleteTag(deps: ServiceDeps, req: DeleteTagRequest): Promise<Record<string, never>> {
-  const gone = await transact(deps.store, (tx) => tx.deleteFrom('tags').where('uid', '=', req.uid).executeTakeFirst());
-  if (gone.numDeletedRows === 0n) throw tagNotFound(req.uid);
+  await transact(deps.store, async (tx) => {
+    const tag = await tx.selectFrom('tags').select(['parent_uid', 'name']).where('uid', '=', req.uid).executeTakeFirst();
+    if (!tag || !(await removeTag(tx, tag.parent_uid, tag.name, nowIso()))) throw tagNotFound(req.uid);
+  });
   return {};
 }

@@ -1,0 +1,44 @@
+// Reading a tag's history: the digests it pointed to, oldest first, as the
+// tag history endpoint serves them (`start` keeps records at or after it,
+// `end` keeps records before it, at most 1000 per call; a caller reaches later
+// records by moving `start`). Rows are written only by tag-writer.ts.
+import type { Executor } from '../../store/transact.js';
+import { TAG_REMOVED } from './tag-writer.js';
+
+/** Records per call, as the contract states. */
+export const MAX_HISTORY = 1000;
+
+export interface TagHistoryEntry {
+  /** The digest the tag pointed to from updateTime on; TAG_REMOVED ('') when it was removed then. */
+  digest: string;
+  /** RFC 3339 UTC with milliseconds. */
+  updateTime: string;
+}
+
+export interface HistoryQuery {
+  /** Keep records at or after this time. */
+  start?: Date;
+  /** Keep records before this time. */
+  end?: Date;
+  /** At most this many (default and maximum MAX_HISTORY). */
+  limit?: number;
+  /** Include removals (digest ''); left out by default: the endpoint serves pinnable digests. */
+  includeRemovals?: boolean;
+}
+
+function iso(d: Date, name: string): string {
+  if (Number.isNaN(d.getTime())) throw new RangeError(`${name} is not a valid time`);
+  return d.toISOString(); // the stored form, so text comparison is time comparison
+}
+
+/** The repo's history of tag `tagName`, oldest first. */
+export async function historyOf(ex: Executor, repoUid: string, tagName: string, q: HistoryQuery = {}): Promise<TagHistoryEntry[]> {
+  const limit = Math.max(0, Math.min(Math.trunc(q.limit ?? MAX_HISTORY), MAX_HISTORY));
+  if (limit === 0) return [];
+  let query = ex.selectFrom('tag_history').select(['digest', 'update_time']).where('repo_uid', '=', repoUid).where('tag_name', '=', tagName);
+  if (q.start) query = query.where('update_time', '>=', iso(q.start, 'start'));
+  if (q.end) query = query.where('update_time', '<', iso(q.end, 'end'));
+  if (!q.includeRemovals) query = query.where('digest', '<>', TAG_REMOVED);
+  const rows = await query.orderBy('update_time').orderBy('id').limit(limit).execute();
+  return rows.map((r) => ({ digest: r.digest, updateTime: r.update_time }));
+}
