@@ -55,7 +55,13 @@ export interface TestIdentity {
 }
 
 /** A static-keys identity under `parent`, with `roleName` bound at `bindAt` (none when undefined). */
-export async function identityWithKeys(berth: Berth, ownerTok: string, parent: string, roleName?: string, bindAt = parent): Promise<TestIdentity & { bindingUid?: string }> {
+export async function identityWithKeys(
+  berth: Berth,
+  ownerTok: string,
+  parent: string,
+  roleName?: string,
+  bindAt = parent,
+): Promise<TestIdentity & { bindingUid?: string }> {
   const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
   const pub = { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'ES256' };
   const priv: JWK = { ...(await exportJWK(privateKey)), kid: 'k1', alg: 'ES256' };
@@ -69,7 +75,10 @@ export async function identityWithKeys(berth: Berth, ownerTok: string, parent: s
   let bindingUid: string | undefined;
   if (roleName) {
     const roles = await rest(berth.url, 'GET', `/iam/v2/roles?name=${encodeURIComponent(roleName)}`, { token: ownerTok });
-    const bound = await rest(berth.url, 'POST', `/iam/v2/roleBindings/${bindAt}`, { token: ownerTok, body: { identityUid: uid, roleUid: roles.json.roles[0].uid } });
+    const bound = await rest(berth.url, 'POST', `/iam/v2/roleBindings/${bindAt}`, {
+      token: ownerTok,
+      body: { identityUid: uid, roleUid: roles.json.roles[0].uid },
+    });
     if (bound.status !== 200) throw new Error(`binding failed: ${bound.text}`);
     bindingUid = bound.json.uid as string;
   }

@@ -184,7 +184,11 @@ describe('registry token service', () => {
     const nul = await registryGet(berth, `/token?scope=${encodeURIComponent(`repository:${berth.orgName}/app\u0000:pull`)}`, auth);
     assert.equal(nul.status, 400);
     assert.equal(nul.json.errors[0].code, 'REQUEST_INVALID');
-    const many = await tokenGet(berth, Array.from({ length: 33 }, (_, i) => `repository:${berth.orgName}/r${i}:pull`), auth);
+    const many = await tokenGet(
+      berth,
+      Array.from({ length: 33 }, (_, i) => `repository:${berth.orgName}/r${i}:pull`),
+      auth,
+    );
     assert.equal(many.status, 400);
     const upper = await tokenGet(berth, ['repository:Example/App:pull'], auth);
     assert.equal(upper.status, 400);
@@ -192,7 +196,11 @@ describe('registry token service', () => {
     for (const bad of ['repository', 'repository:x', ':a:pull', 'repo sitory:a/b:pull', `repository:${berth.orgName}/app:pu!l`]) {
       assert.equal((await tokenGet(berth, [bad], auth)).status, 400, bad);
     }
-    const plugin = await tokenGet(berth, [`repository(plugin):${berth.orgName}/app:pull`, `repository:${berth.orgName}/app:push repository:${berth.orgName}/app:pull`], auth);
+    const plugin = await tokenGet(
+      berth,
+      [`repository(plugin):${berth.orgName}/app:pull`, `repository:${berth.orgName}/app:push repository:${berth.orgName}/app:pull`],
+      auth,
+    );
     assert.equal(plugin.status, 200, plugin.text);
     assert.deepEqual(claimsOf(plugin.json.token).access, [
       { type: 'repository', class: 'plugin', name: `${berth.orgName}/app`, actions: ['pull'] },
