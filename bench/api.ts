@@ -171,7 +171,7 @@ async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'berth-bench-'));
   // One port for every start: tokens carry the server's URL as their audience.
   const port = await freePort();
-  const serveArgs = [CLI, 'serve', '--listen', `127.0.0.1:${port}`, '--data', dataDir, '--log-level', 'warn'];
+  const serveArgs = [CLI, 'serve', '--listen', `127.0.0.1:${port}`, '--registry-listen', 'off', '--data', dataDir, '--log-level', 'warn'];
   if (values.database) serveArgs.push('--database', values.database);
   const serving = /berth is serving at (http\S+)/;
   const startBerth = async (nodeFlags: string[] = []) => {

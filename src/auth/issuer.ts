@@ -13,6 +13,8 @@ export interface VerifiedToken {
   subject: string;
   audience: string[];
   expiresAt: number;
+  /** Every claim of the token (e.g. a registry token's `access`). */
+  claims: JWTPayload;
 }
 
 export class Issuer {
@@ -83,7 +85,7 @@ export class Issuer {
       }
     }
     const aud = payload.aud === undefined ? [] : Array.isArray(payload.aud) ? payload.aud : [payload.aud];
-    const verified: VerifiedToken = { subject: String(payload.sub ?? ''), audience: aud, expiresAt: Number(payload.exp) };
+    const verified: VerifiedToken = { subject: String(payload.sub ?? ''), audience: aud, expiresAt: Number(payload.exp), claims: payload };
     if (this.cache.size >= CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value as string);
     this.cache.set(token, verified);
     if (!aud.some((a) => accepted.includes(a))) throw new Error('token audience does not match');

@@ -8,7 +8,7 @@ export function authCommand(program: Command): void {
     .description('Print a one-hour bearer token')
     .option('--credentials <file>', 'credentials file (default: the one saved by `berth auth login`)')
     .option('--api <url>', 'API URL (default: the one in the credentials)')
-    .option('--audience <aud>', 'audience of the token (default: the API URL)')
+    .option('--audience <aud>', 'audience of the token: the API URL (default) or the registry host, e.g. 127.0.0.1:5000')
     .action(async (o: { credentials?: string; api?: string; audience?: string }) => {
       const creds = loadCredentials(o.credentials);
       const api = (o.api ?? process.env.BERTH_API ?? creds.api).replace(/\/$/, '');

@@ -1,18 +1,34 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import pino from 'pino';
-import { startServer } from '../server/app.js';
+import { DEFAULT_HISTORY_SEGMENT, DEFAULT_PUBLIC_ORG, historySegmentProblem, publicOrgProblem, registryPublicUrl } from '../oci/registry-config.js';
+import { startServer, type RegistryServeOptions } from '../server/app.js';
 import { dataDirWarning } from '../store/private-files.js';
 import { DEFAULT_LIMITS, type ConnectionLimits } from '../server/connection-limits.js';
 import { describeDatabase } from '../store/store.js';
 import type { OrgCreationPolicy } from '../runtime/service-deps.js';
 
-function parseListen(value: string): { host: string; port: number } {
+function parseListen(value: string, flag = '--listen'): { host: string; port: number } {
   const m = /^(?:\[([^\]]+)\]|([^:]*)):(\d{1,5})$/.exec(value);
-  if (!m) throw new Error(`--listen must be HOST:PORT, got ${JSON.stringify(value)}`);
+  if (!m) throw new Error(`${flag} must be HOST:PORT, got ${JSON.stringify(value)}`);
   const port = Number(m[3]);
-  if (port > 65535) throw new Error(`--listen port ${port} is out of range`);
+  if (port > 65535) throw new Error(`${flag} port ${port} is out of range`);
   return { host: m[1] ?? (m[2] || '127.0.0.1'), port };
+}
+
+/** The registry listener's options, or undefined for `--registry-listen off`. */
+function parseRegistry(o: { registryListen: string; registryPublicUrl?: string; publicOrg: string; historySegment: string }): RegistryServeOptions | undefined {
+  if (o.registryListen === 'off') {
+    if (o.registryPublicUrl !== undefined) throw new Error('--registry-public-url needs a registry: drop it or --registry-listen off');
+    return undefined;
+  }
+  const problem = historySegmentProblem(o.historySegment) ?? publicOrgProblem(o.publicOrg);
+  if (problem) throw new Error(problem);
+  if (o.registryPublicUrl !== undefined) {
+    const url = registryPublicUrl(o.registryPublicUrl);
+    if (typeof url === 'string') throw new Error(url);
+  }
+  return { ...parseListen(o.registryListen, '--registry-listen'), publicUrl: o.registryPublicUrl, publicOrg: o.publicOrg, historySegment: o.historySegment };
 }
 
 const ORG_CREATION: readonly OrgCreationPolicy[] = ['owners', 'anyone', 'nobody'];
@@ -51,8 +67,15 @@ const seconds = (ms: number) => `${ms / 1000}s`;
 export function serveCommand(program: Command): void {
   program
     .command('serve')
-    .description('Run the Berth API server (REST/JSON, gRPC, gRPC-Web and Connect on one port)')
+    .description('Run the Berth API server (REST/JSON, gRPC, gRPC-Web and Connect on one port) and the OCI registry (a second port)')
     .option('--listen <host:port>', 'address to listen on', '127.0.0.1:8080')
+    .option('--registry-listen <host:port>', 'address of the OCI registry (distribution API, /token, tag history); "off" runs no registry', '127.0.0.1:5000')
+    .option(
+      '--registry-public-url <url>',
+      'URL clients use to reach the registry; its host[:port] is the registry token audience (default: http://<registry-listen>)',
+    )
+    .option('--public-org <name>', 'organization whose repos anyone may pull at the free-tier tags latest and latest-dev', DEFAULT_PUBLIC_ORG)
+    .option('--history-segment <name>', 'path segment of the tag history route /v2/<org>/<image>/<segment>/history/<tag>', DEFAULT_HISTORY_SEGMENT)
     .option('--data <dir>', 'data directory (SQLite file, admin credentials)', './data')
     .option('--database <url>', 'PostgreSQL URL (postgres://user:pass@host/db); default: SQLite in --data')
     .option('--public-url <url>', 'URL clients use to reach this API; token issuer and audience (default: http://<listen>)')
@@ -82,11 +105,17 @@ Then, in this project's directory: npx berth auth login --credentials <data>/adm
 
 Several instances may share one PostgreSQL database; give them the same
 --public-url so tokens and page tokens from one are accepted by all (and the
-same secrets key, when one is given).`,
+same secrets key, when one is given), and the same --registry-public-url.
+
+Registry tokens: docker login <registry host> -u _token -p "$(npx berth auth token --audience <registry host>)"`,
     )
     .action(
       async (o: {
         listen: string;
+        registryListen: string;
+        registryPublicUrl?: string;
+        publicOrg: string;
+        historySegment: string;
         data: string;
         database?: string;
         publicUrl?: string;
@@ -103,6 +132,7 @@ same secrets key, when one is given).`,
         const orgCreation = parseOrgCreation(o.allowOrgCreation);
         const logger = pino({ level: o.logLevel, redact: ['req.headers.authorization', '*.token', '*.privateKey'] });
         const { host, port } = parseListen(o.listen);
+        const registry = parseRegistry(o);
         const limits = parseLimits(o);
         const databaseUrl = o.database ?? process.env.BERTH_DATABASE_URL;
         const secretsKey = o.secretsKeyFile !== undefined ? readFileSync(o.secretsKeyFile, 'utf8') : process.env.BERTH_SECRETS_KEY || undefined;
@@ -120,10 +150,15 @@ same secrets key, when one is given).`,
           secretsKey,
           allowInsecureIssuers: o.allowInsecureIssuers,
           limits,
+          registry,
         });
-        logger.info({ url: server.url, database: describeDatabase({ databaseUrl, dataDir: o.data }) }, 'berth is serving');
+        logger.info({ url: server.url, registryUrl: server.registryUrl, database: describeDatabase({ databaseUrl, dataDir: o.data }) }, 'berth is serving');
+        // One write, so a reader of the first line has the registry's too.
+        const registryLine = server.registryUrl
+          ? `registry at ${server.registryListenUrl} (public URL ${server.registryUrl}; token audience ${new URL(server.registryUrl).host})`
+          : 'registry off (--registry-listen off)';
         process.stdout.write(
-          `berth is serving at ${server.listenUrl} (public URL ${server.url}; database: ${describeDatabase({ databaseUrl, dataDir: o.data })})\n`,
+          `berth is serving at ${server.listenUrl} (public URL ${server.url}; database: ${describeDatabase({ databaseUrl, dataDir: o.data })})\n${registryLine}\n`,
         );
         const fs = server.firstStart;
         if (fs) {

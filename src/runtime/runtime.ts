@@ -30,6 +30,8 @@ export interface RuntimeOptions {
   secretsKey?: string;
   /** Plain-http OIDC discovery for loopback issuers matched by a pattern. */
   allowInsecureIssuers?: boolean;
+  /** The registry's audience (its public host[:port]) when a registry listener runs. */
+  registryAudience?: string;
 }
 
 /** Work that runs beside the listeners, started and stopped with the runtime. */
@@ -56,6 +58,8 @@ export class Runtime {
     readonly identities: IamExchangeDirectory,
     readonly externalIssuers: ExternalIssuers,
     readonly firstStart: FirstStartResult | undefined,
+    /** Every audience Berth mints tokens for: the API URL, then the registry host when there is a registry. */
+    readonly tokenAudiences: readonly string[],
   ) {}
 
   /** Opens everything on a migrated store; on an empty database, runs first start. */
@@ -66,7 +70,19 @@ export class Runtime {
     const first = await firstStart(store, opts.org, opts.dataDir, opts.url);
     const services: ServiceDeps = { store, pageTokens, counts: new ListTotals(), orgCreation: opts.orgCreation ?? 'owners' };
     const externalIssuers = new ExternalIssuers({ allowInsecureLoopback: opts.allowInsecureIssuers ?? false });
-    return new Runtime(store, opts.url, opts.logger, issuer, services, new IamAccessDirectory(store), new IamExchangeDirectory(store), externalIssuers, first);
+    const audiences = opts.registryAudience === undefined ? [opts.url] : [opts.url, opts.registryAudience];
+    return new Runtime(
+      store,
+      opts.url,
+      opts.logger,
+      issuer,
+      services,
+      new IamAccessDirectory(store),
+      new IamExchangeDirectory(store),
+      externalIssuers,
+      first,
+      audiences,
+    );
   }
 
   /** Authentication for a listener that accepts tokens for these audiences. */

@@ -118,7 +118,7 @@ export class ApiListener {
       store: runtime.store,
       identities: runtime.identities,
       issuer: runtime.issuer,
-      allowedAudiences: [runtime.url],
+      allowedAudiences: runtime.tokenAudiences,
       externalIssuers: runtime.externalIssuers,
     };
     await app.register(authRoutes, { issuer: runtime.issuer, exchange, logger });

@@ -1,11 +1,13 @@
-// Starts Berth: the store, the API listener (bound first so the default public
-// URL carries the real port), the runtime, then the listener attached to it.
-// Closing runs the other way: listeners drain, workers stop, the store closes.
+// Starts Berth: the store, the API and registry listeners (bound first so the
+// default public URLs carry the real ports), the runtime, then the listeners
+// attached to it. Closing runs the other way: both listeners drain, workers
+// stop, the store closes.
 import type { Logger } from 'pino';
 import type { FirstStartResult } from '../iam/first-start.js';
 import { Runtime } from '../runtime/runtime.js';
 import type { OrgCreationPolicy } from '../runtime/service-deps.js';
 import { openStore, type Store } from '../store/store.js';
+import { RegistryListener } from '../oci/registry-listener.js';
 import { ApiListener } from './api-listener.js';
 import type { ConnectionLimits } from './connection-limits.js';
 
@@ -28,6 +30,19 @@ export interface ServeOptions {
   allowInsecureIssuers?: boolean;
   /** Connection count and timeouts; DEFAULT_LIMITS when absent. */
   limits?: ConnectionLimits;
+  /** The registry listener; none when absent (`--registry-listen off`). */
+  registry?: RegistryServeOptions;
+}
+
+export interface RegistryServeOptions {
+  host: string;
+  port: number;
+  /** What clients see; default http://<registry listen address with the real port>. Its host is the registry's token audience. */
+  publicUrl?: string;
+  /** The organization whose free-tier tags anyone may pull. */
+  publicOrg: string;
+  /** The path segment of the tag history route (`_berth`). */
+  historySegment: string;
 }
 
 export interface RunningServer {
@@ -35,6 +50,10 @@ export interface RunningServer {
   url: string;
   /** Where this process listens. */
   listenUrl: string;
+  /** The registry's public URL; undefined when the registry is off. */
+  registryUrl?: string;
+  /** Where the registry listens; undefined when the registry is off. */
+  registryListenUrl?: string;
   store: Store;
   firstStart?: FirstStartResult;
   close(): Promise<void>;
@@ -45,9 +64,11 @@ const DRAIN_MS = 10_000;
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const store = await openStore({ databaseUrl: opts.databaseUrl, dataDir: opts.dataDir, logger: opts.logger });
   let api: ApiListener | undefined;
+  let registry: RegistryListener | undefined;
   let runtime: Runtime | undefined;
   try {
     api = await ApiListener.bind({ host: opts.host, port: opts.port, logger: opts.logger, bodyLimit: opts.bodyLimit, limits: opts.limits });
+    if (opts.registry) registry = await RegistryListener.bind({ ...opts.registry, logger: opts.logger, limits: opts.limits });
     const url = (opts.publicUrl ?? api.url).replace(/\/$/, '');
     runtime = await Runtime.start(store, {
       url,
@@ -57,25 +78,30 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       orgCreation: opts.orgCreation,
       secretsKey: opts.secretsKey,
       allowInsecureIssuers: opts.allowInsecureIssuers,
+      registryAudience: registry?.config.host,
     });
     await api.attach(runtime);
+    await registry?.attach(runtime);
   } catch (err) {
-    await api?.close(0);
+    await Promise.all([api?.close(0), registry?.close(0)]);
     if (runtime) await runtime.stop();
     else await store.close();
     throw err;
   }
-  const [listener, rt] = [api, runtime];
+  const [listener, reg, rt] = [api, registry, runtime];
   let closed = false;
   return {
     url: rt.url,
     listenUrl: listener.url,
+    registryUrl: reg?.config.publicUrl,
+    registryListenUrl: reg?.listenUrl,
     store,
     firstStart: rt.firstStart,
     async close() {
       if (closed) return;
       closed = true;
-      await listener.close(DRAIN_MS);
+      // Both drain at once, each bounded, before the runtime (and its store) goes.
+      await Promise.all([listener.close(DRAIN_MS), reg?.close(DRAIN_MS)]);
       await rt.stop();
     },
   };

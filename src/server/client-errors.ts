@@ -14,7 +14,20 @@ const DOMAIN = 'api.berth.dev';
 /** How long a connection that was answered this way is still read from. */
 const LINGER_MS = 2000;
 
+/** The JSON body of such an answer: the API's error shape by default; the registry passes its own. */
+export type ClientErrorBody = (status: number, field: string, description: string) => string;
+
+const apiBody: ClientErrorBody = (_status, field, description) => JSON.stringify(errorResponse(badRequest(DOMAIN, [{ field, description }]), DOMAIN).body);
+
 export function answerClientError(err: Error & { code?: string }, socket: Socket): void {
+  answerClientErrorWith(apiBody)(err, socket);
+}
+
+export function answerClientErrorWith(render: ClientErrorBody): (err: Error & { code?: string }, socket: Socket) => void {
+  return (err, socket) => answerWith(render, err, socket);
+}
+
+function answerWith(render: ClientErrorBody, err: Error & { code?: string }, socket: Socket): void {
   if (socket.writableEnded) return; // answered already; the parser reports each further chunk
   if (err.code === 'ECONNRESET' || !socket.writable) {
     socket.destroy();
@@ -26,7 +39,7 @@ export function answerClientError(err: Error & { code?: string }, socket: Socket
       : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [408, 'request', 'the request did not arrive in the time allowed']
         : [400, 'request', 'the request is not valid HTTP/1.1'];
-  const body = JSON.stringify(errorResponse(badRequest(DOMAIN, [{ field, description }]), DOMAIN).body);
+  const body = render(status as number, field as string, description as string);
   socket.end(
     `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
   );

@@ -1,6 +1,7 @@
 // One cleartext port for every protocol: connections that open with the HTTP/2
 // preface go to an HTTP/2 server (gRPC, and h2c clients), all others to an
 // HTTP/1.1 server (REST, Connect, gRPC-Web). Both hand requests to one handler.
+// The registry listener uses the same socket bookkeeping, HTTP/1.1 only.
 import type http from 'node:http';
 import type http2 from 'node:http2';
 import net from 'node:net';
@@ -16,8 +17,19 @@ export interface Listener {
   close(graceMs: number): Promise<void>;
 }
 
-/** `h1` is made by http1Server with the same limits. */
-export async function listen(h1: http.Server, handler: Handler, host: string, port: number, limits: ConnectionLimits): Promise<Listener> {
+/**
+ * `h1` is made by http1Server with the same limits. With `http2: false`
+ * (the registry) every connection goes to the HTTP/1.1 server at once.
+ */
+export async function listen(
+  h1: http.Server,
+  handler: Handler,
+  host: string,
+  port: number,
+  limits: ConnectionLimits,
+  opts: { http2?: boolean } = {},
+): Promise<Listener> {
+  const withH2 = opts.http2 ?? true;
   const h2 = http2Server(limits, handler as never);
   const sessions = new Set<http2.ServerHttp2Session>();
   h2.on('session', (s) => {
@@ -33,11 +45,15 @@ export async function listen(h1: http.Server, handler: Handler, host: string, po
   const sniffing = new Set<net.Socket>();
   const server = net.createServer((socket) => {
     sockets.add(socket);
-    sniffing.add(socket);
     socket.on('close', () => {
       sockets.delete(socket);
       sniffing.delete(socket);
     });
+    if (!withH2) {
+      h1.emit('connection', socket);
+      return;
+    }
+    sniffing.add(socket);
     // Until the protocol is known only this listener bounds the socket: a
     // silent client is idle, a trickling one runs out of headers time.
     const giveUp = () => socket.destroy();

@@ -9,6 +9,7 @@ import { ReposService } from '../gen/berth/registry/v2/repos_pb.js';
 import { RoleBindingsService } from '../gen/berth/iam/v2/role_bindings_pb.js';
 import { RolesService } from '../gen/berth/iam/v2/roles_pb.js';
 import { TagsService } from '../gen/berth/registry/v2/tags_pb.js';
+import { RegistryService } from '../gen/berth/registry/v1/registry_pb.js';
 import { groupsService } from '../iam/groups/service.js';
 import { identitiesService } from '../iam/identities/service.js';
 import { pingService } from '../ping/ping-service.js';
@@ -18,6 +19,7 @@ import { rolesService } from '../iam/roles/service.js';
 import { rolePreflights } from '../iam/roles/builtin-preflight.js';
 import type { Preflights } from '../auth/authorize.js';
 import { tagsService } from '../registry/tags/service.js';
+import { registryV1Service } from '../registry/tag-history/service.js';
 import type { ServiceDeps } from '../runtime/service-deps.js';
 
 export interface ServiceEntry {
@@ -32,13 +34,23 @@ function entry<S extends DescService>(service: S, impl: ServiceImpl<S>, prefligh
 }
 
 /** Every service Berth serves, in the order of docs/api.md. */
-export const SERVICES: readonly DescService[] = [PingService, ReposService, TagsService, RolesService, RoleBindingsService, GroupsService, IdentitiesService];
+export const SERVICES: readonly DescService[] = [
+  PingService,
+  ReposService,
+  TagsService,
+  RegistryService,
+  RolesService,
+  RoleBindingsService,
+  GroupsService,
+  IdentitiesService,
+];
 
 export function allServices(deps: ServiceDeps): ServiceEntry[] {
   return [
     entry(PingService, pingService()),
     entry(ReposService, reposService(deps)),
     entry(TagsService, tagsService(deps)),
+    entry(RegistryService, registryV1Service(deps)),
     entry(RolesService, rolesService(deps), rolePreflights),
     entry(RoleBindingsService, roleBindingsService(deps)),
     entry(GroupsService, groupsService(deps)),

@@ -14,6 +14,10 @@ export const CLI = join(ROOT, 'dist', 'src', 'cli', 'main.js');
 
 export interface Berth {
   url: string;
+  /** Where the registry listens (what tests connect to); undefined when started with --registry-listen off. */
+  registryUrl?: string;
+  /** The registry's public URL (its host is the registry token audience). */
+  registryPublicUrl?: string;
   dataDir: string;
   databaseUrl?: string;
   orgUid: string;
@@ -68,19 +72,22 @@ export async function startBerth(opts: StartOptions = {}): Promise<Berth> {
   const databaseUrl = opts.databaseUrl ?? (await freshDatabase());
   const org = opts.org ?? 'example.com';
   const args = [CLI, 'serve', '--listen', '127.0.0.1:0', '--data', dataDir, '--org', org, '--log-level', 'warn'];
+  // The registry on a free port too, unless the test chooses.
+  if (!(opts.extraArgs ?? []).includes('--registry-listen')) args.push('--registry-listen', '127.0.0.1:0');
   if (databaseUrl) args.push('--database', databaseUrl);
   if (opts.publicUrl) args.push('--public-url', opts.publicUrl);
   args.push(...(opts.extraArgs ?? []));
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
-  const url = await new Promise<string>((resolve, reject) => {
+  const [url, registryUrl, registryPublicUrl] = await new Promise<[string, string | undefined, string | undefined]>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`berth did not start in time:\n${out}`)), 30_000);
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
       const m = /berth is serving at (http\S+)/.exec(out);
-      if (m) {
+      const r = /registry (?:at (http\S+) \(public URL (http[^;\s]+);|off)/.exec(out);
+      if (m && r) {
         clearTimeout(timer);
-        resolve(m[1]);
+        resolve([m[1], r[1], r[2]]);
       }
     };
     child.stdout!.on('data', onData);
@@ -102,6 +109,8 @@ export async function startBerth(opts: StartOptions = {}): Promise<Berth> {
   }
   return {
     url,
+    registryUrl,
+    registryPublicUrl,
     dataDir,
     databaseUrl,
     orgUid: creds.organization.uid,

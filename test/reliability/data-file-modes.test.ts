@@ -18,7 +18,7 @@ interface Running {
 
 /** `berth serve` on SQLite in `dataDir` (its own spawn: the harness does not keep stderr). */
 async function serveSqlite(dataDir: string): Promise<Running> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--listen', '127.0.0.1:0', '--data', dataDir, '--log-level', 'warn'], {
+  const child = spawn(process.execPath, [CLI, 'serve', '--listen', '127.0.0.1:0', '--registry-listen', 'off', '--data', dataDir, '--log-level', 'warn'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

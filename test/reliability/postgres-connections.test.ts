@@ -1,12 +1,14 @@
 // PostgreSQL may end Berth's connections at any time (pg_terminate_backend, a
 // restart, idle_session_timeout): the process stays up, a request caught on a
-// dead connection answers 503 at worst, and the next ones succeed.
+// dead connection answers 503 at worst, and the next ones succeed — on the
+// API and on the registry listener alike.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { startBerth, usingPostgres, type Berth } from '../harness/berth-process.js';
 import { ownerToken, rest } from '../harness/api-client.js';
+import { basic, cliToken, registryHost, tokenGet } from '../harness/registry-client.js';
 
 async function terminateBackends(berth: Berth): Promise<number> {
   const admin = new pg.Client({ connectionString: process.env.BERTH_TEST_PG });
@@ -25,16 +27,20 @@ describe('PostgreSQL ending Berth’s connections', { skip: usingPostgres() ? fa
     const berth = await startBerth();
     try {
       const token = ownerToken(berth.credentialsFile);
+      const registryAuth = basic('_token', cliToken(berth, registryHost(berth)).token);
       let running = true;
       const statuses: number[] = [];
       const failures: string[] = [];
       const worker = async (w: number) => {
         for (let i = 0; running; i++) {
           try {
+            // The API's reads and writes, and the registry's token service (reads grants and repos).
             const r =
-              i % 2 === 0
+              i % 3 === 0
                 ? await rest(berth.url, 'GET', '/registry/v2/repos?page_size=5', { token })
-                : await rest(berth.url, 'POST', `/registry/v2/repos/${berth.orgUid}`, { token, body: { name: `w${w}-${i}` } });
+                : i % 3 === 1
+                  ? await rest(berth.url, 'POST', `/registry/v2/repos/${berth.orgUid}`, { token, body: { name: `w${w}-${i}` } })
+                  : await tokenGet(berth, [`repository:${berth.orgName}/w${w}-${i - 1}:pull,push`], registryAuth);
             statuses.push(r.status);
             if (r.status === 503) assert.ok(r.headers.get('retry-after'), 'a 503 carries Retry-After');
             else assert.equal(r.status, 200, r.text);

@@ -1,0 +1,25 @@
+// Every failure on the registry listener leaves as an OciError: raised on
+// purpose, passed through; a database that cannot be reached, 503
+// UNAVAILABLE with Retry-After; a body Fastify could not take, 413 or 400;
+// anything else is logged here and answered 500 UNKNOWN without its cause.
+import type { FastifyReply } from 'fastify';
+import type { Logger } from 'pino';
+import { isDatabaseUnavailable } from '../store/database-unavailable.js';
+import { OciError } from './oci-errors.js';
+
+export function toOciError(err: unknown, logger: Logger, where: { method: string; path: string }): OciError {
+  if (err instanceof OciError) return err;
+  const code = (err as { code?: unknown } | null)?.code;
+  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new OciError('SIZE_INVALID', 'the request body is too large', undefined, { status: 413 });
+  if (typeof code === 'string' && code.startsWith('FST_ERR_CTP')) return new OciError('REQUEST_INVALID', 'the request body could not be read');
+  if (isDatabaseUnavailable(err)) {
+    logger.warn({ err, ...where }, 'database unavailable');
+    return new OciError('UNAVAILABLE', 'the database is unavailable; retry shortly');
+  }
+  logger.error({ err, ...where }, 'registry request failed');
+  return new OciError('UNKNOWN', 'the server could not complete the request');
+}
+
+export function sendOciError(reply: FastifyReply, err: OciError): FastifyReply {
+  return reply.code(err.status).headers(err.headers).header('content-type', 'application/json').send(JSON.stringify(err.body()));
+}

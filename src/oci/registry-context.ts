@@ -1,0 +1,20 @@
+// What registry routes are built with: the runtime they serve (store, issuer,
+// access directory, services' dependencies), the listener's configuration,
+// and the one authorization check every repository route calls first.
+import type { Logger } from 'pino';
+import type { Runtime } from '../runtime/runtime.js';
+import type { AuthorizationSource, RegistryAccess } from './authorize-repo.js';
+import type { RegistryConfig } from './registry-config.js';
+import type { OciRoute } from './route-table.js';
+import type { RepoAction } from './token-scope.js';
+
+export interface RegistryContext {
+  runtime: Runtime;
+  config: RegistryConfig;
+  logger: Logger;
+  /** Authorizes `action` on repository `name` for this request, or throws the OciError to answer (401/403/400). */
+  authorizeRepo(request: AuthorizationSource, name: string, action: RepoAction): Promise<RegistryAccess>;
+}
+
+/** A module of the registry's /v2/<name>/… routes: built once per listener from the context. */
+export type RegistryRouteFactory = (ctx: RegistryContext) => OciRoute;
