@@ -6,7 +6,7 @@
 // text form; finer than milliseconds rounds up, which keeps "at or after" and
 // "before" exact against millisecond records.
 import { OciError } from './oci-errors.js';
-import type { TagHistoryWindow } from './tag-history-query.js';
+import type { HistoryWindow } from '../registry/tags/tag-history.js';
 
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
 const MAX_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
@@ -45,8 +45,8 @@ export function parseBound(param: string, value: string): string {
 }
 
 /** `start` and `end` from a raw query string (each at most once). */
-export function historyWindow(rawQuery: string): TagHistoryWindow {
-  const out: TagHistoryWindow = {};
+export function historyWindow(rawQuery: string): { start?: string; end?: string } {
+  const out: HistoryWindow & { start?: string; end?: string } = {};
   for (const pair of rawQuery.split('&')) {
     const eq = pair.indexOf('=');
     const key = eq < 0 ? pair : pair.slice(0, eq);

@@ -7,7 +7,7 @@ import { historyWindow } from './history-window.js';
 import { OciError } from './oci-errors.js';
 import type { RegistryContext } from './registry-context.js';
 import { NAME_PATTERN, TAG_PATTERN, type OciRoute } from './route-table.js';
-import { readTagHistory, tagKnown } from './tag-history-query.js';
+import { historyOf, tagKnown } from '../registry/tags/tag-history.js';
 
 export function tagHistoryRoute(ctx: RegistryContext): OciRoute {
   return {
@@ -25,7 +25,7 @@ export function tagHistoryRoute(ctx: RegistryContext): OciRoute {
       const repoUid = access.target.repoUid;
       if (repoUid === undefined) throw new OciError('NAME_UNKNOWN', undefined, { name });
       const db = ctx.runtime.store.db;
-      const records = await readTagHistory(db, repoUid, tag, window);
+      const records = await historyOf(db, repoUid, tag, window);
       if (records.length === 0 && !(await tagKnown(db, repoUid, tag))) throw new OciError('MANIFEST_UNKNOWN', `tag ${tag} is unknown`, { tag });
       const history = records.map((r) => ({ updateTimestamp: r.updateTime, digest: r.digest }));
       return reply.code(200).header('content-type', 'application/json').send(JSON.stringify({ history }));

@@ -2,6 +2,7 @@
 // public org), unknown paths and methods, and requests Node's parser refuses,
 // all answered with the OCI error body.
 import assert from 'node:assert/strict';
+import { seedImage } from '../harness/registry-content.js';
 import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { startBerth, type Berth } from '../harness/berth-process.js';
@@ -36,7 +37,9 @@ describe('registry listener', () => {
     it('serves the history under the configured segment only', async () => {
       const owner = ownerToken(berth.credentialsFile);
       const repo = (await rest(berth.url, 'POST', `/registry/v2/repos/${berth.orgUid}`, { token: owner, body: { name: 'app' } })).json.uid;
-      await rest(berth.url, 'POST', `/registry/v2/tags/${repo}`, { token: owner, body: { name: 'latest', digest: `sha256:${'1'.repeat(64)}` } });
+      const digest = await seedImage(berth, repo);
+      const tag = await rest(berth.url, 'POST', `/registry/v2/tags/${repo}`, { token: owner, body: { name: 'latest', digest } });
+      assert.equal(tag.status, 200, tag.text);
       const reg = cliToken(berth, 'registry.example:5999').token;
       assert.equal((await registryGet(berth, `/v2/${berth.orgName}/app/_vendor/history/latest`, `Bearer ${reg}`)).status, 200);
       const old = await registryGet(berth, `/v2/${berth.orgName}/app/_berth/history/latest`, `Bearer ${reg}`);

@@ -8,10 +8,18 @@ import { before, describe, it } from 'node:test';
 import { RegistryService } from '../../src/gen/berth/registry/v1/registry_pb.js';
 import { useBerth, type Berth } from '../harness/berth-process.js';
 import { sqlQuery } from '../harness/database.js';
+import { seedImage } from '../harness/registry-content.js';
 import { grpcClient, rest } from '../harness/api-client.js';
 import { basic, cliToken, identityWithKeys, registryGet, registryHost, tokenGet, type TestIdentity } from '../harness/registry-client.js';
 
-const D = (c: string) => `sha256:${c.repeat(64)}`;
+// Tags may only name manifests the repo holds: each letter stands for an image
+// seeded into the repo it is used with (first use), its digest kept here.
+const images = new Map<string, string>();
+const D = (c: string): string => {
+  const d = images.get(c);
+  if (!d) throw new Error(`image ${c} was not seeded`);
+  return d;
+};
 
 describe('tag history', () => {
   let berth: Berth;
@@ -29,7 +37,13 @@ describe('tag history', () => {
     owner = t;
   });
 
-  const moveTag = async (repoUid: string, name: string, digest: string) => {
+  const seeded = async (repoUid: string, c: string): Promise<string> => {
+    if (!images.has(c)) images.set(c, await seedImage(berth, repoUid));
+    return D(c);
+  };
+
+  const moveTag = async (repoUid: string, name: string, c: string) => {
+    const digest = await seeded(repoUid, c);
     const r = await rest(berth.url, 'POST', `/registry/v2/tags/${repoUid}`, { token: owner, body: { name, digest } });
     assert.equal(r.status, 200, r.text);
     return r.json as { uid: string; updateTime: string };
@@ -41,12 +55,12 @@ describe('tag history', () => {
     repo = (await rest(berth.url, 'POST', `/registry/v2/repos/${berth.orgUid}`, { token: owner, body: { name: 'tools/app' } })).json.uid;
     times = [];
     for (const c of ['a', 'b', 'c']) {
-      const t = await moveTag(repo, 'latest', D(c));
+      const t = await moveTag(repo, 'latest', c);
       latestUid = t.uid;
       times.push(t.updateTime);
       await sleep(5); // distinct millisecond timestamps, so the window filters have edges to test
     }
-    await moveTag(repo, 'latest', D('c')); // not a move: no record
+    await moveTag(repo, 'latest', 'c'); // not a move: no record
     path = `/v2/${berth.orgName}/tools/app/_berth/history/latest`;
     puller = await identityWithKeys(berth, owner, berth.orgUid, 'registry.pull');
   });
@@ -109,7 +123,7 @@ describe('tag history', () => {
   });
 
   it('keeps the history of a deleted tag', async () => {
-    const t = await moveTag(repo, 'gone', D('d'));
+    const t = await moveTag(repo, 'gone', 'd');
     assert.equal((await rest(berth.url, 'DELETE', `/registry/v2/tags/${t.uid}`, { token: owner })).status, 200);
     const r = await registryGet(berth, `/v2/${berth.orgName}/tools/app/_berth/history/gone`, `Bearer ${ownerReg}`);
     assert.equal(r.status, 200, r.text);
@@ -119,7 +133,7 @@ describe('tag history', () => {
   it('returns at most 1000 records, the oldest', async () => {
     const n = 1005;
     const values = Array.from({ length: n }, (_, i) => `($1, 'many', $2, '${new Date(Date.UTC(2020, 0, 1) + i * 1000).toISOString()}')`);
-    await sqlQuery(berth, `insert into tag_history (repo_uid, tag_name, digest, update_time) values ${values.join(', ')}`, [repo, D('e')]);
+    await sqlQuery(berth, `insert into tag_history (repo_uid, tag_name, digest, update_time) values ${values.join(', ')}`, [repo, await seeded(repo, 'e')]);
     const r = await registryGet(berth, `/v2/${berth.orgName}/tools/app/_berth/history/many`, `Bearer ${ownerReg}`);
     assert.equal(r.status, 200);
     assert.equal(r.json.history.length, 1000);
@@ -196,8 +210,8 @@ describe('tag history', () => {
       const pub = await rest(berth.url, 'POST', '/iam/v2/groups', { token: owner, body: { name: 'public' } });
       assert.equal(pub.status, 200, pub.text);
       const img = (await rest(berth.url, 'POST', `/registry/v2/repos/${pub.json.uid}`, { token: owner, body: { name: 'img' } })).json.uid;
-      const latest = await moveTag(img, 'latest', D('f'));
-      await moveTag(img, '1.0', D('f'));
+      const latest = await moveTag(img, 'latest', 'f');
+      await moveTag(img, '1.0', 'f');
       const anon = (await tokenGet(berth, ['repository:public/img:pull'])).json.token;
       const ok = await registryGet(berth, '/v2/public/img/_berth/history/latest', `Bearer ${anon}`);
       assert.equal(ok.status, 200, ok.text);

@@ -6,7 +6,7 @@ import { create } from '@bufbuild/protobuf';
 import type { Timestamp } from '@bufbuild/protobuf/wkt';
 import { TagHistoryListSchema, type TagHistoryFilter, type TagHistoryList } from '../../gen/berth/registry/v1/registry_pb.js';
 import { isoToTimestamp } from '../../core/clock.js';
-import { readTagHistory } from '../../oci/tag-history-query.js';
+import { historyOf } from '../tags/tag-history.js';
 import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { loadTagRow } from '../tags/tag-row.js';
 
@@ -22,7 +22,7 @@ function bound(ts: Timestamp | undefined): string | undefined {
 
 export async function listTagHistory(deps: ServiceDeps, req: TagHistoryFilter): Promise<TagHistoryList> {
   const tag = await loadTagRow(deps, req.parentId);
-  const records = await readTagHistory(deps.store.db, tag.parent_uid, tag.name, { start: bound(req.start), end: bound(req.end) });
+  const records = await historyOf(deps.store.db, tag.parent_uid, tag.name, { start: bound(req.start), end: bound(req.end) });
   return create(TagHistoryListSchema, {
     items: records.map((r) => ({ digest: r.digest, updateTimestamp: isoToTimestamp(r.updateTime) })),
   });

@@ -5,6 +5,8 @@
 import type { Executor } from '../../store/transact.js';
 import { TAG_REMOVED } from './tag-writer.js';
 
+const STORED_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
 /** Records per call, as the contract states. */
 export const MAX_HISTORY = 1000;
 
@@ -15,18 +17,26 @@ export interface TagHistoryEntry {
   updateTime: string;
 }
 
-export interface HistoryQuery {
+/** The window of a history request; times as Dates or in the stored text form (RFC 3339 UTC with milliseconds). */
+export interface HistoryWindow {
   /** Keep records at or after this time. */
-  start?: Date;
+  start?: Date | string;
   /** Keep records before this time. */
-  end?: Date;
+  end?: Date | string;
+}
+
+export interface HistoryQuery extends HistoryWindow {
   /** At most this many (default and maximum MAX_HISTORY). */
   limit?: number;
   /** Include removals (digest ''); left out by default: the endpoint serves pinnable digests. */
   includeRemovals?: boolean;
 }
 
-function iso(d: Date, name: string): string {
+function iso(d: Date | string, name: string): string {
+  if (typeof d === 'string') {
+    if (!STORED_TIME.test(d)) throw new RangeError(`${name} is not in the stored time form`);
+    return d;
+  }
   if (Number.isNaN(d.getTime())) throw new RangeError(`${name} is not a valid time`);
   return d.toISOString(); // the stored form, so text comparison is time comparison
 }
@@ -41,4 +51,12 @@ export async function historyOf(ex: Executor, repoUid: string, tagName: string, 
   if (!q.includeRemovals) query = query.where('digest', '<>', TAG_REMOVED);
   const rows = await query.orderBy('update_time').orderBy('id').limit(limit).execute();
   return rows.map((r) => ({ digest: r.digest, updateTime: r.update_time }));
+}
+
+/** Whether the tag exists now or ever had a record (history outlives a deleted tag). */
+export async function tagKnown(ex: Executor, repoUid: string, tagName: string): Promise<boolean> {
+  const tag = await ex.selectFrom('tags').select('uid').where('parent_uid', '=', repoUid).where('name', '=', tagName).executeTakeFirst();
+  if (tag) return true;
+  const record = await ex.selectFrom('tag_history').select('id').where('repo_uid', '=', repoUid).where('tag_name', '=', tagName).limit(1).executeTakeFirst();
+  return record !== undefined;
 }
