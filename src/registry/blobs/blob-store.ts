@@ -1,13 +1,15 @@
 // Where blob bytes live. A driver keeps content addressed by digest and
 // uploads in progress; the registry's database says which repos may see a
 // blob. Every driver passes the same suite (test/registry/blob-store-suite.ts).
+// Upload ids come back from URLs: a driver checks each one against the form
+// it makes (see upload-id.ts) and treats anything else as no upload at all.
 import type { Readable } from 'node:stream';
 import type { Digest } from '../content/digest.js';
 
 export interface BlobInfo {
   digest: string;
   size: number;
-  /** When the blob was committed (for gc's grace period). */
+  /** When the blob was last committed (for gc's grace period): committing identical content again renews it. */
   modified: Date;
 }
 
@@ -21,7 +23,12 @@ export interface UploadInfo {
 export interface BlobStore {
   /** Size and time of a committed blob, or undefined. */
   stat(digest: Digest): Promise<BlobInfo | undefined>;
-  /** The bytes of a committed blob from `offset` (inclusive) to `end` (exclusive, default the end); undefined when absent. */
+  /**
+   * The bytes of a committed blob from `offset` (inclusive) to `end`
+   * (exclusive, default the end); undefined when absent. Both are clamped to
+   * the blob's size (an empty stream past the end); a negative, fractional or
+   * reversed range is a RangeError.
+   */
   read(digest: Digest, range?: { offset: number; end?: number }): Promise<Readable | undefined>;
   /** Removes a committed blob; false when it was not there. */
   delete(digest: Digest): Promise<boolean>;
@@ -36,7 +43,12 @@ export interface BlobStore {
    * Appends a stream at `offset`, which must equal the upload's size (else
    * UploadOffsetError, nothing written). `limit` bounds the bytes taken from
    * the stream (UploadTooLargeError beyond it). Resolves to the new size.
-   * Bytes are durable once this resolves.
+   * Bytes are durable once this resolves. On failure (the stream errors, the
+   * limit, a full disk) the upload keeps a consistent size the client can
+   * resume from (its bytes a prefix of what was sent; the filesystem driver
+   * keeps none of the failed append). `data` is never destroyed here: after
+   * a refusal the caller still owns it and its connection. Appends to one
+   * upload run one after another; an unknown id is UploadNotFoundError.
    */
   append(id: string, offset: number, data: Readable, limit?: number): Promise<UploadInfo>;
   /**
@@ -48,11 +60,19 @@ export interface BlobStore {
   commit(id: string, digest: Digest): Promise<BlobInfo>;
   /** Drops an upload and its bytes; false when it was not there. */
   cancel(id: string): Promise<boolean>;
-  /** Every upload in progress (for gc). */
+  /**
+   * Every upload in progress (for gc), and what a crash left of one whose
+   * commit or creation was cut short (size 0, unknown to upload()): cancel
+   * clears either.
+   */
   uploads(): AsyncIterable<UploadInfo>;
 }
 
-export class UploadNotFoundError extends Error {}
+export class UploadNotFoundError extends Error {
+  constructor() {
+    super('no such upload');
+  }
+}
 export class UploadOffsetError extends Error {
   constructor(readonly expected: number) {
     super(`upload is at offset ${expected}`);

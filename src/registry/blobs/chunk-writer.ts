@@ -1,0 +1,65 @@
+// Streams one PATCH body into an upload file: bytes are counted against the
+// limit and hashed on the way, and written with 1 MiB buffers (chunks that
+// queue while a write is in flight go down together in one writev). Memory
+// stays at about the buffer size whatever the body's size.
+import type { Hash } from 'node:crypto';
+import type { FileHandle } from 'node:fs/promises';
+import { type Readable, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { UploadTooLargeError } from './blob-store.js';
+
+/** The read and write buffer size of the filesystem driver (measured with bench/blob-store.ts). */
+export const IO_BUFFER = 1 << 20;
+
+/**
+ * Writes `source` at `position` and resolves to the number of bytes written
+ * (not yet fsynced). The source is never destroyed here: on a refusal (limit)
+ * or a write error it is left to the caller, who may still want to answer
+ * on its connection. The file handle stays open either way.
+ */
+export async function writeChunk(source: Readable, file: FileHandle, position: number, limit: number, hash: Hash | undefined): Promise<number> {
+  let taken = 0;
+  async function* counted() {
+    for await (const chunk of source.iterator({ destroyOnReturn: false })) {
+      if (!(chunk instanceof Uint8Array)) throw new TypeError('upload data must be a byte stream');
+      taken += chunk.byteLength;
+      if (taken > limit) throw new UploadTooLargeError(`upload chunk exceeds ${limit} bytes`);
+      hash?.update(chunk);
+      yield chunk;
+    }
+  }
+  await pipeline(counted, fileSink(file, position));
+  return taken;
+}
+
+/** A Writable over an open handle that never closes it (an fs WriteStream closes its descriptor when destroyed, as pipeline does on error). */
+function fileSink(file: FileHandle, start: number): Writable {
+  let position = start;
+  const write = async (buffers: Uint8Array[]) => {
+    let rest = buffers;
+    while (rest.length > 0) {
+      // A short count means the disk filled part way: write the rest, which then fails with the real error (ENOSPC).
+      const { bytesWritten } = await file.writev(rest, position);
+      if (bytesWritten === 0) throw new Error('write made no progress');
+      position += bytesWritten;
+      rest = after(rest, bytesWritten);
+    }
+  };
+  return new Writable({
+    highWaterMark: IO_BUFFER,
+    write(chunk: Uint8Array, _encoding, done) {
+      write([chunk]).then(() => done(), done);
+    },
+    writev(chunks, done) {
+      write(chunks.map((c) => c.chunk as Uint8Array)).then(() => done(), done);
+    },
+  });
+}
+
+/** What is left of `buffers` once their first `n` bytes are written. */
+function after(buffers: Uint8Array[], n: number): Uint8Array[] {
+  let i = 0;
+  while (i < buffers.length && n >= buffers[i].byteLength) n -= buffers[i++].byteLength;
+  if (i === buffers.length) return [];
+  return [buffers[i].subarray(n), ...buffers.slice(i + 1)];
+}

@@ -1,0 +1,260 @@
+// The filesystem blob store: blobs and uploads as files under one root (the
+// registry passes `<data dir>/registry`; layout in fs-blob-layout.ts).
+// - An append writes at the upload's size and fsyncs before it resolves. It is
+//   all or nothing: on any failure (the client goes away, the limit, a full
+//   disk) the file is truncated back to where the append began, so the
+//   upload's size is always the bytes durably taken from whole appends.
+// - Commit checks the digest (from the sha256 state kept while appending, or
+//   by reading the file back), then fsyncs and renames the file into blobs/
+//   and fsyncs that directory: a blob appears whole or not at all.
+// - Work on one upload is serialized in this process (KeyedLock). One
+//   process per root: an append in another process could hold the upload
+//   file open across this one's commit (a rename) and write into the
+//   committed blob. Several instances need a shared-object-store driver.
+import type { Hash } from 'node:crypto';
+import type { Dirent } from 'node:fs';
+import { type FileHandle, mkdir, open, opendir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { type Digest, type DigestAlgorithm, digester, parseDigest } from '../content/digest.js';
+import { type BlobInfo, type BlobStore, DigestMismatchError, type UploadInfo, UploadNotFoundError, UploadOffsetError } from './blob-store.js';
+import { IO_BUFFER, writeChunk } from './chunk-writer.js';
+import { makeDirs, syncDir } from './durable-dirs.js';
+import { FsBlobLayout } from './fs-blob-layout.js';
+import { KeyedLock } from './keyed-lock.js';
+import { UploadHashes } from './upload-hashes.js';
+import { isUploadId, newUploadId } from './upload-id.js';
+
+const ALGORITHMS: DigestAlgorithm[] = ['sha256', 'sha512'];
+
+export class FsBlobStore implements BlobStore {
+  private readonly layout: FsBlobLayout;
+  private readonly locks = new KeyedLock();
+  private readonly hashes = new UploadHashes();
+
+  private constructor(root: string) {
+    this.layout = new FsBlobLayout(root);
+  }
+
+  /** A store rooted at `root`, creating it (0700) and its two directories when absent. */
+  static async open(root: string): Promise<FsBlobStore> {
+    const store = new FsBlobStore(root);
+    await makeDirs(store.layout.blobs);
+    await makeDirs(store.layout.uploads);
+    return store;
+  }
+
+  async stat(digest: Digest): Promise<BlobInfo | undefined> {
+    const s = await absentIfMissing(stat(this.layout.blobFile(digest)));
+    return s?.isFile() ? { digest: digest.text, size: s.size, modified: s.mtime } : undefined;
+  }
+
+  async read(digest: Digest, range?: { offset: number; end?: number }): Promise<Readable | undefined> {
+    const offset = range?.offset ?? 0;
+    const end = range?.end;
+    if (!Number.isSafeInteger(offset) || offset < 0 || (end !== undefined && (!Number.isSafeInteger(end) || end < offset))) {
+      throw new RangeError('invalid blob range');
+    }
+    const file = await absentIfMissing(open(this.layout.blobFile(digest), 'r'));
+    if (file === undefined) return undefined;
+    try {
+      const { size } = await file.stat();
+      const stop = Math.min(end ?? size, size);
+      if (offset >= stop) {
+        await file.close();
+        return new Readable({
+          read() {
+            this.push(null);
+          },
+        });
+      }
+      return file.createReadStream({ start: offset, end: stop - 1, highWaterMark: IO_BUFFER });
+    } catch (err) {
+      await file.close();
+      throw err;
+    }
+  }
+
+  async delete(digest: Digest): Promise<boolean> {
+    const file = this.layout.blobFile(digest);
+    if ((await absentIfMissing(unlink(file).then(() => true))) === undefined) return false;
+    await syncDir(this.layout.blobDir(digest));
+    return true;
+  }
+
+  async *list(): AsyncIterable<BlobInfo> {
+    for (const algorithm of ALGORITHMS) {
+      const algDir = join(this.layout.blobs, algorithm);
+      for await (const prefix of entries(algDir)) {
+        if (!prefix.isDirectory() || !/^[0-9a-f]{2}$/.test(prefix.name)) continue;
+        for await (const file of entries(join(algDir, prefix.name))) {
+          const digest = parseDigest(`${algorithm}:${file.name}`);
+          if (digest === undefined || !digest.hex.startsWith(prefix.name)) continue;
+          const info = await this.stat(digest);
+          if (info !== undefined) yield info;
+        }
+      }
+    }
+  }
+
+  async createUpload(): Promise<UploadInfo> {
+    const id = newUploadId();
+    const dir = this.layout.uploadDir(id);
+    const started = new Date();
+    await mkdir(dir, { mode: 0o700 }); // EEXIST would mean 128 random bits repeated: refuse rather than share
+    try {
+      // started first: an upload exists once its data file does, and then it has a start time.
+      await writeDurably(this.layout.uploadStarted(id), started.toISOString());
+      await writeDurably(this.layout.uploadData(id), '');
+      await syncDir(dir);
+      await syncDir(this.layout.uploads);
+    } catch (err) {
+      await rm(dir, { recursive: true, force: true }).catch(() => {});
+      throw err;
+    }
+    return { id, size: 0, started };
+  }
+
+  async upload(id: string): Promise<UploadInfo | undefined> {
+    if (!isUploadId(id)) return undefined;
+    const data = await absentIfMissing(stat(this.layout.uploadData(id)));
+    return data === undefined ? undefined : { id, size: data.size, started: await this.started(id) };
+  }
+
+  async append(id: string, offset: number, data: Readable, limit = Number.MAX_SAFE_INTEGER): Promise<UploadInfo> {
+    if (!Number.isSafeInteger(offset) || offset < 0) throw new RangeError('invalid upload offset');
+    if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError('invalid upload limit');
+    return this.withUpload(id, async (file) => {
+      const { size } = await file.stat();
+      if (offset !== size) throw new UploadOffsetError(size);
+      // Hash on the way only when the state covers every byte before this chunk.
+      const hash = size === 0 ? digester('sha256') : this.hashes.get(id, size);
+      const before = hash?.copy();
+      try {
+        const written = await writeChunk(data, file, offset, limit, hash);
+        await file.sync();
+        if (hash !== undefined) this.hashes.set(id, hash, offset + written);
+        return { id, size: offset + written, started: await this.started(id) };
+      } catch (err) {
+        await this.rollBack(id, file, offset, before);
+        throw err;
+      }
+    });
+  }
+
+  async commit(id: string, digest: Digest): Promise<BlobInfo> {
+    const target = this.layout.blobFile(digest); // checks the digest before anything is touched
+    return this.withUpload(id, async (file) => {
+      const { size } = await file.stat();
+      const actual = await this.contentDigest(id, file, size, digest.algorithm);
+      if (actual !== digest.hex) throw new DigestMismatchError(`${digest.algorithm}:${actual}`);
+      // The blob's time is its commit time: gc's grace period starts now, also when it replaces an identical blob.
+      const now = new Date();
+      await file.utimes(now, now);
+      await file.sync();
+      await makeDirs(this.layout.blobDir(digest));
+      await rename(this.layout.uploadData(id), target);
+      await syncDir(this.layout.blobDir(digest));
+      this.hashes.delete(id);
+      // Committed from here on. A cleanup that fails leaves a directory without data, which uploads() lists for gc.
+      await this.removeUpload(id).catch(() => {});
+      const info = await this.stat(digest);
+      if (info === undefined) throw new Error(`blob ${digest.text} vanished during its commit`);
+      return info;
+    });
+  }
+
+  async cancel(id: string): Promise<boolean> {
+    if (!isUploadId(id)) return false;
+    return this.locks.run(id, async () => {
+      this.hashes.delete(id);
+      if ((await absentIfMissing(stat(this.layout.uploadDir(id)))) === undefined) return false;
+      await this.removeUpload(id);
+      return true;
+    });
+  }
+
+  async *uploads(): AsyncIterable<UploadInfo> {
+    for await (const entry of entries(this.layout.uploads)) {
+      if (!entry.isDirectory() || !isUploadId(entry.name)) continue;
+      const info = await this.upload(entry.name);
+      // A directory without data is what a crash left of a commit (or a creation): listed with size 0 so gc clears it.
+      yield info ?? { id: entry.name, size: 0, started: await this.started(entry.name) };
+    }
+  }
+
+  /** Runs `work` on the upload's data file, opened once earlier work on the upload has finished. */
+  private async withUpload<T>(id: string, work: (file: FileHandle) => Promise<T>): Promise<T> {
+    if (!isUploadId(id)) throw new UploadNotFoundError();
+    return this.locks.run(id, async () => {
+      const file = await absentIfMissing(open(this.layout.uploadData(id), 'r+'));
+      if (file === undefined) throw new UploadNotFoundError();
+      try {
+        return await work(file);
+      } finally {
+        await file.close();
+      }
+    });
+  }
+
+  private async started(id: string): Promise<Date> {
+    const text = await readFile(this.layout.uploadStarted(id), 'utf8').catch(() => '');
+    const t = new Date(text.length <= 64 ? text : '');
+    if (!Number.isNaN(t.getTime())) return t;
+    // Unreadable (cut short by a crash): the directory's time is close enough for gc.
+    return (await absentIfMissing(stat(this.layout.uploadDir(id))))?.mtime ?? new Date(0);
+  }
+
+  /** The upload's content digest (hex) by `algorithm`, from the kept sha256 state or by reading the file. */
+  private async contentDigest(id: string, file: FileHandle, size: number, algorithm: DigestAlgorithm): Promise<string> {
+    const kept = algorithm === 'sha256' ? this.hashes.get(id, size) : undefined;
+    if (kept !== undefined) return kept.copy().digest('hex');
+    const hash = digester(algorithm);
+    const buffer = Buffer.allocUnsafe(Math.min(size, IO_BUFFER));
+    for (let at = 0; at < size; ) {
+      const { bytesRead } = await file.read(buffer, 0, Math.min(buffer.length, size - at), at);
+      if (bytesRead === 0) throw new Error(`upload ${id} shrank while being hashed`);
+      hash.update(buffer.subarray(0, bytesRead));
+      at += bytesRead;
+    }
+    if (algorithm === 'sha256') this.hashes.set(id, hash.copy(), size); // a commit retried after a mismatch need not read again
+    return hash.digest('hex');
+  }
+
+  /** Truncates a failed append away. If even that fails the file still holds a prefix of the client's bytes; only the hash state is dropped. */
+  private async rollBack(id: string, file: FileHandle, offset: number, before: Hash | undefined): Promise<void> {
+    try {
+      await file.truncate(offset);
+      await file.sync();
+      if (before !== undefined) this.hashes.set(id, before, offset);
+      else this.hashes.delete(id);
+    } catch {
+      this.hashes.delete(id);
+    }
+  }
+
+  private async removeUpload(id: string): Promise<void> {
+    await rm(this.layout.uploadDir(id), { recursive: true, force: true });
+    await syncDir(this.layout.uploads);
+  }
+}
+
+/** The value, or undefined when the path does not exist. */
+async function absentIfMissing<T>(p: Promise<T>): Promise<T | undefined> {
+  try {
+    return await p;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
+/** A directory's entries, none when it does not exist. */
+async function* entries(dir: string): AsyncIterable<Dirent> {
+  const handle = await absentIfMissing(opendir(dir, { bufferSize: 256 }));
+  if (handle !== undefined) yield* handle;
+}
+
+async function writeDurably(path: string, text: string): Promise<void> {
+  await writeFile(path, text, { mode: 0o600, flag: 'wx', flush: true });
+}
