@@ -10,7 +10,7 @@ export const OCI_ERROR_CODES = {
   BLOB_UPLOAD_INVALID: { status: 400, message: 'blob upload invalid' },
   BLOB_UPLOAD_UNKNOWN: { status: 404, message: 'blob upload unknown to registry' },
   DIGEST_INVALID: { status: 400, message: 'provided digest did not match uploaded content' },
-  MANIFEST_BLOB_UNKNOWN: { status: 404, message: 'manifest references a blob unknown to registry' },
+  MANIFEST_BLOB_UNKNOWN: { status: 400, message: 'manifest references a blob unknown to registry' },
   MANIFEST_INVALID: { status: 400, message: 'manifest invalid' },
   MANIFEST_UNKNOWN: { status: 404, message: 'manifest unknown' },
   NAME_INVALID: { status: 400, message: 'invalid repository name' },

@@ -2,6 +2,7 @@
 // access directory, services' dependencies), the listener's configuration,
 // and the one authorization check every repository route calls first.
 import type { Logger } from 'pino';
+import type { BlobStore } from '../registry/blobs/blob-store.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { AuthorizationSource, RegistryAccess } from './authorize-repo.js';
 import type { RegistryConfig } from './registry-config.js';
@@ -12,6 +13,8 @@ export interface RegistryContext {
   runtime: Runtime;
   config: RegistryConfig;
   logger: Logger;
+  /** Where blob bytes live. */
+  blobs: BlobStore;
   /** Authorizes `action` on repository `name` for this request, or throws the OciError to answer (401/403/400). */
   authorizeRepo(request: AuthorizationSource, name: string, action: RepoAction): Promise<RegistryAccess>;
 }

@@ -2,6 +2,7 @@
 // default public URLs carry the real ports), the runtime, then the listeners
 // attached to it. Closing runs the other way: both listeners drain, workers
 // stop, the store closes.
+import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { FirstStartResult } from '../iam/first-start.js';
 import { Runtime } from '../runtime/runtime.js';
@@ -68,7 +69,8 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   let runtime: Runtime | undefined;
   try {
     api = await ApiListener.bind({ host: opts.host, port: opts.port, logger: opts.logger, bodyLimit: opts.bodyLimit, limits: opts.limits });
-    if (opts.registry) registry = await RegistryListener.bind({ ...opts.registry, logger: opts.logger, limits: opts.limits });
+    if (opts.registry)
+      registry = await RegistryListener.bind({ ...opts.registry, logger: opts.logger, limits: opts.limits, blobRoot: join(opts.dataDir, 'registry') });
     const url = (opts.publicUrl ?? api.url).replace(/\/$/, '');
     runtime = await Runtime.start(store, {
       url,

@@ -2,12 +2,11 @@
 // four workflows) against Berth's registry listener, authenticating through the
 // registry's token flow as the first-start owner: HTTP Basic `_token` with a
 // Berth token whose audience is the registry's host:port. Every spec must pass:
-// there is no todo list here. Skipped until the registry routes land; the only
-// wiring left is startBerthRegistry below.
+// there is no todo list here.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
-import { type Berth, CLI, type StartOptions, startBerth } from '../harness/berth-process.js';
+import { type Berth, CLI, startBerth } from '../harness/berth-process.js';
 import { runConformanceLazily } from './conformance/index.js';
 
 // ─── ADAPTER: the only part to wire when the registry listener exists ───────────
@@ -31,15 +30,13 @@ function ownerTokenFor(credentialsFile: string, audience: string): string {
 }
 
 async function startBerthRegistry(): Promise<BerthRegistry> {
-  // Guessed harness interface: `registry: true` adds `--registry-listen 127.0.0.1:0`, waits for
-  // the registry's banner line and returns its URL as `registryUrl`.
-  const opts: StartOptions & { registry?: boolean } = { registry: true };
-  const berth: Berth & { registryUrl?: string } = await startBerth(opts);
-  if (!berth.registryUrl) {
+  // The harness starts the registry listener on a free port; its public URL's host is the token audience.
+  const berth: Berth = await startBerth();
+  if (!berth.registryPublicUrl) {
     await berth.stop();
-    throw new Error('the harness returned no registryUrl: wire startBerthRegistry to the registry listener');
+    throw new Error('the harness returned no registry URL');
   }
-  const registry = new URL(berth.registryUrl).host;
+  const registry = new URL(berth.registryPublicUrl).host;
   return {
     registry,
     orgName: berth.orgName,
@@ -61,7 +58,7 @@ const SKIPPED_BY_DESIGN = new Set([
   'Push > Cross-Repository Blob Mount > Cross-mounting without from, and automatic content discovery disabled should return a 202',
 ]);
 
-describe.skip('OCI conformance against Berth (waiting for the registry routes)', () => {
+describe('OCI conformance against Berth', () => {
   let berth: BerthRegistry | undefined;
   before(async () => {
     berth = await startBerthRegistry();

@@ -1,0 +1,65 @@
+// GET, HEAD and DELETE /v2/<name>/blobs/<digest>. A repo reads a blob only
+// through its link (pushed or mounted into it); a free-tier token only the
+// blobs its tags reach. GET honours one `Range` (206, or 416 when it cannot
+// be met); the bytes stream from the blob store. DELETE unlinks the blob from
+// the repo (202); its bytes go when gc finds nothing else using them.
+import { repoBlobSize, unlinkBlob } from '../registry/content/blob-links.js';
+import { parseDigest, type Digest } from '../registry/content/digest.js';
+import { transact } from '../store/transact.js';
+import { requestedRange } from './byte-ranges.js';
+import { reachFromTags } from './free-tier.js';
+import { OciError } from './oci-errors.js';
+import type { RegistryContext } from './registry-context.js';
+import { existingRepo } from './repo-for-route.js';
+import { DIGEST_PATTERN, NAME_PATTERN, type OciRoute } from './route-table.js';
+
+/** The digest of a path, or DIGEST_INVALID. */
+export function digestParam(text: string): Digest {
+  const d = parseDigest(text);
+  if (!d) throw new OciError('DIGEST_INVALID', 'digests are sha256:<64 hex> or sha512:<128 hex>', { digest: text.slice(0, 200) });
+  return d;
+}
+
+export function blobRoute(ctx: RegistryContext): OciRoute {
+  const db = ctx.runtime.store.db;
+  return {
+    name: 'blob',
+    methods: ['GET', 'HEAD', 'DELETE'],
+    path: new RegExp(`^/v2/(?<name>${NAME_PATTERN})/blobs/(?<digest>${DIGEST_PATTERN})$`),
+    async handle({ request, reply, params }) {
+      if (request.method === 'DELETE') {
+        const access = await ctx.authorizeRepo(request, params.name, 'delete');
+        const digest = digestParam(params.digest);
+        const repoUid = existingRepo(access);
+        const unlinked = await transact(ctx.runtime.store, (tx) => unlinkBlob(tx, repoUid, digest.text));
+        if (!unlinked) throw new OciError('BLOB_UNKNOWN', undefined, { digest: digest.text });
+        return reply.code(202).header('content-length', '0').send();
+      }
+      const access = await ctx.authorizeRepo(request, params.name, 'pull');
+      const digest = digestParam(params.digest);
+      const repoUid = existingRepo(access);
+      if (access.pullTags && !(await reachFromTags(db, repoUid, access.pullTags)).blobs.has(digest.text)) {
+        throw new OciError('DENIED', `this token reaches only what the tags ${access.pullTags.join(', ')} of ${params.name} point to`);
+      }
+      const size = await repoBlobSize(db, repoUid, digest.text);
+      const stored = size === undefined ? undefined : await ctx.blobs.stat(digest);
+      if (size === undefined || stored === undefined) throw new OciError('BLOB_UNKNOWN', undefined, { digest: digest.text });
+      reply.header('docker-content-digest', digest.text).header('accept-ranges', 'bytes').header('content-type', 'application/octet-stream');
+      reply.header('etag', `"${digest.text}"`);
+      const range = requestedRange(request.headers.range, stored.size);
+      if (range.kind === 'unsatisfiable') {
+        throw new OciError('RANGE_INVALID', `the range cannot be met by a blob of ${stored.size} bytes`, undefined, {
+          headers: { 'content-range': `bytes */${stored.size}` },
+        });
+      }
+      const [start, end] = range.kind === 'range' ? [range.start, range.end + 1] : [0, stored.size];
+      if (range.kind === 'range') reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${stored.size}`);
+      else reply.code(200);
+      reply.header('content-length', String(end - start));
+      if (request.method === 'HEAD') return reply.send();
+      const body = await ctx.blobs.read(digest, { offset: start, end });
+      if (!body) throw new OciError('BLOB_UNKNOWN', undefined, { digest: digest.text });
+      return reply.send(body);
+    },
+  };
+}

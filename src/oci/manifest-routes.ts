@@ -1,0 +1,124 @@
+// GET, HEAD, PUT and DELETE /v2/<name>/manifests/<tag or digest>.
+// PUT parses and checks the manifest (every blob and child manifest it needs
+// must be in the repo; a subject need not be), stores it, and moves the tag
+// when the reference is one — all in one transaction, so the tag history
+// never misses a push. A digest reference must be the body's digest.
+// The platform of a single image is read from its config blob here, so the
+// Images API answers from the database alone.
+import { buffer } from 'node:stream/consumers';
+import { repoHasBlob } from '../registry/content/blob-links.js';
+import { configHasPlatform, configPlatform, MAX_CONFIG_READ } from '../registry/content/config-platform.js';
+import { deleteManifest } from '../registry/content/delete-manifest.js';
+import type { Platform } from '../registry/content/descriptor.js';
+import { digestOf, parseDigest } from '../registry/content/digest.js';
+import { getManifest, statManifest, type StoredManifest } from '../registry/content/get-manifest.js';
+import { parseManifest, type ParsedManifest } from '../registry/content/manifest.js';
+import { putManifest } from '../registry/content/put-manifest.js';
+import { resolveReference } from '../registry/content/resolve-reference.js';
+import { removeTag, setTag } from '../registry/tags/tag-writer.js';
+import { transact } from '../store/transact.js';
+import { reachFromTags } from './free-tier.js';
+import { OciError } from './oci-errors.js';
+import type { RegistryContext } from './registry-context.js';
+import { existingRepo, repoForPush } from './repo-for-route.js';
+import { MANIFEST_BODY_LIMIT } from './request-body.js';
+import { NAME_PATTERN, type OciRoute } from './route-table.js';
+
+// Any path segment: a reference that is neither a tag nor a digest is unknown (404), as the conformance suite expects.
+const REFERENCE_SEGMENT = '[^/]{1,256}';
+const TAG = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$/;
+
+/** What a config blob says of its platform, when it is an image config small enough to read. */
+async function platformOf(ctx: RegistryContext, repoUid: string, m: ParsedManifest): Promise<Platform | undefined> {
+  const config = m.config;
+  if (!config || !configHasPlatform(config.mediaType) || config.size > MAX_CONFIG_READ) return undefined;
+  const digest = parseDigest(config.digest);
+  if (!digest || !(await repoHasBlob(ctx.runtime.store.db, repoUid, digest.text))) return undefined;
+  const body = await ctx.blobs.read(digest);
+  if (!body) return undefined;
+  return configPlatform(await buffer(body));
+}
+
+export function manifestRoute(ctx: RegistryContext): OciRoute {
+  const db = ctx.runtime.store.db;
+
+  const put: OciRoute['handle'] = async ({ request, reply, params, readBody }) => {
+    const { name, reference } = params;
+    const access = await ctx.authorizeRepo(request, name, 'push');
+    const asDigest = parseDigest(reference);
+    if (!asDigest && !TAG.test(reference))
+      throw new OciError('MANIFEST_INVALID', 'the reference must be a tag or a digest', { reference: reference.slice(0, 200) });
+    const bytes = await readBody();
+    const parsed = parseManifest(bytes, request.headers['content-type']);
+    if (!parsed.ok) throw new OciError(parsed.failure.code, parsed.failure.message, parsed.failure.detail);
+    const digest = digestOf(bytes, asDigest?.algorithm ?? 'sha256');
+    if (asDigest && asDigest.text !== digest) throw new OciError('DIGEST_INVALID', `the manifest's digest is ${digest}`, { digest: reference });
+    const repoUid = await repoForPush(ctx, access);
+    const platform = await platformOf(ctx, repoUid, parsed.manifest);
+    const result = await transact(ctx.runtime.store, async (tx) => {
+      const r = await putManifest(tx, repoUid, digest, parsed.manifest, bytes, { platform });
+      if (r.ok && !asDigest) await setTag(tx, repoUid, reference, digest);
+      return r;
+    });
+    if (!result.ok) {
+      throw new OciError(result.failure.code, result.failure.message, { digests: result.failure.digests.slice(0, 20) });
+    }
+    reply.code(201).headers({ location: `/v2/${name}/manifests/${digest}`, 'docker-content-digest': digest, 'content-length': '0' });
+    if (parsed.manifest.subject) reply.header('oci-subject', parsed.manifest.subject);
+    return reply.send();
+  };
+
+  const remove: OciRoute['handle'] = async ({ request, reply, params }) => {
+    const { name, reference } = params;
+    const access = await ctx.authorizeRepo(request, name, 'delete');
+    const repoUid = existingRepo(access);
+    const asDigest = parseDigest(reference);
+    const done = await transact(ctx.runtime.store, async (tx) =>
+      asDigest ? (await deleteManifest(tx, repoUid, asDigest.text)).deleted : (await removeTag(tx, repoUid, reference)) !== undefined,
+    );
+    if (!done) throw new OciError('MANIFEST_UNKNOWN', undefined, { reference: reference.slice(0, 200) });
+    return reply.code(202).header('content-length', '0').send();
+  };
+
+  const read: OciRoute['handle'] = async ({ request, reply, params }) => {
+    const { name, reference } = params;
+    const access = await ctx.authorizeRepo(request, name, 'pull');
+    const repoUid = existingRepo(access);
+    if (access.pullTags && !parseDigest(reference) && !access.pullTags.includes(reference)) {
+      throw new OciError('DENIED', `this token reaches only the tags ${access.pullTags.join(', ')} of ${name}`);
+    }
+    const digest = await resolveReference(db, repoUid, reference);
+    if (digest !== undefined && access.pullTags) {
+      const reach = await reachFromTags(db, repoUid, access.pullTags);
+      if (!reach.manifests.has(digest)) {
+        throw new OciError('DENIED', `this token reaches only the tags ${access.pullTags.join(', ')} of ${name} and what they point to`);
+      }
+    }
+    const head = request.method === 'HEAD';
+    const found = digest === undefined ? undefined : head ? await statManifest(db, repoUid, digest) : await getManifest(db, repoUid, digest);
+    if (!found) throw new OciError('MANIFEST_UNKNOWN', undefined, { reference: reference.slice(0, 200) });
+    reply
+      .code(200)
+      .headers({ 'content-type': found.mediaType, 'docker-content-digest': found.digest, etag: `"${found.digest}"`, 'content-length': String(found.size) });
+    if (head || !('content' in found)) return reply.send();
+    const content = (found as StoredManifest).content;
+    return reply.send(Buffer.from(content.buffer, content.byteOffset, content.byteLength));
+  };
+
+  return {
+    name: 'manifest',
+    methods: ['GET', 'HEAD', 'PUT', 'DELETE'],
+    path: new RegExp(`^/v2/(?<name>${NAME_PATTERN})/manifests/(?<reference>${REFERENCE_SEGMENT})$`),
+    bodyLimit: MANIFEST_BODY_LIMIT,
+    handle(call) {
+      switch (call.request.method) {
+        case 'PUT':
+          return put(call);
+        case 'DELETE':
+          return remove(call);
+        default:
+          return read(call);
+      }
+    },
+  };
+}

@@ -1,0 +1,44 @@
+// The repository a registry route works on, once authorized: an existing one
+// (else NAME_UNKNOWN, answered only after the permission check), or for a
+// push, one created on the spot in the organization — authorizeRepo has
+// already checked repo.create there when the repo did not exist.
+import { nowIso } from '../core/clock.js';
+import { newChildUid } from '../core/uidp.js';
+import { isUniqueViolation } from '../store/constraint-error.js';
+import { transact } from '../store/transact.js';
+import type { RegistryAccess } from './authorize-repo.js';
+import { OciError } from './oci-errors.js';
+import type { RegistryContext } from './registry-context.js';
+import { resolveRepoTarget } from './repo-target.js';
+
+/** The uid of the repository the request names; NAME_UNKNOWN when there is none. */
+export function existingRepo(access: RegistryAccess): string {
+  const uid = access.target.repoUid;
+  if (uid === undefined) throw new OciError('NAME_UNKNOWN', undefined, { name: access.target.name });
+  return uid;
+}
+
+/** The repository a push goes to, created in its organization if it does not exist yet. */
+export async function repoForPush(ctx: RegistryContext, access: RegistryAccess): Promise<string> {
+  const { target } = access;
+  if (target.repoUid !== undefined) return target.repoUid;
+  const orgUid = target.orgUid;
+  if (orgUid === undefined) throw new OciError('NAME_UNKNOWN', undefined, { name: target.name });
+  const now = nowIso();
+  const uid = newChildUid(orgUid);
+  try {
+    await transact(ctx.runtime.store, async (tx) => {
+      await tx
+        .insertInto('repos')
+        .values({ uid, parent_uid: orgUid, name: target.path, description: '', readme: '', create_time: now, update_time: now })
+        .execute();
+    });
+    return uid;
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+    // A concurrent push created it first: use that one.
+    const again = await resolveRepoTarget(ctx.runtime.store.db, target.name);
+    if (again.repoUid === undefined) throw err;
+    return again.repoUid;
+  }
+}
