@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import pino from 'pino';
 import { DEFAULT_HISTORY_SEGMENT, DEFAULT_PUBLIC_ORG, historySegmentProblem, publicOrgProblem, registryPublicUrl } from '../oci/registry-config.js';
-import { startServer, type RegistryServeOptions } from '../server/app.js';
+import { REGISTRY_REQUEST_TIMEOUT_MS, startServer, type RegistryServeOptions } from '../server/app.js';
 import { dataDirWarning } from '../store/private-files.js';
 import { DEFAULT_LIMITS, type ConnectionLimits } from '../server/connection-limits.js';
 import { describeDatabase } from '../store/store.js';
@@ -17,7 +17,13 @@ function parseListen(value: string, flag = '--listen'): { host: string; port: nu
 }
 
 /** The registry listener's options, or undefined for `--registry-listen off`. */
-function parseRegistry(o: { registryListen: string; registryPublicUrl?: string; publicOrg: string; historySegment: string }): RegistryServeOptions | undefined {
+function parseRegistry(o: {
+  registryListen: string;
+  registryPublicUrl?: string;
+  publicOrg: string;
+  historySegment: string;
+  registryRequestTimeout: string;
+}): RegistryServeOptions | undefined {
   if (o.registryListen === 'off') {
     if (o.registryPublicUrl !== undefined) throw new Error('--registry-public-url needs a registry: drop it or --registry-listen off');
     return undefined;
@@ -28,7 +34,13 @@ function parseRegistry(o: { registryListen: string; registryPublicUrl?: string; 
     const url = registryPublicUrl(o.registryPublicUrl);
     if (typeof url === 'string') throw new Error(url);
   }
-  return { ...parseListen(o.registryListen, '--registry-listen'), publicUrl: o.registryPublicUrl, publicOrg: o.publicOrg, historySegment: o.historySegment };
+  return {
+    ...parseListen(o.registryListen, '--registry-listen'),
+    publicUrl: o.registryPublicUrl,
+    publicOrg: o.publicOrg,
+    historySegment: o.historySegment,
+    requestTimeoutMs: parseDuration('--registry-request-timeout', o.registryRequestTimeout),
+  };
 }
 
 const ORG_CREATION: readonly OrgCreationPolicy[] = ['owners', 'anyone', 'nobody'];
@@ -75,6 +87,11 @@ export function serveCommand(program: Command): void {
       'URL clients use to reach the registry; its host[:port] is the registry token audience (default: http://<registry-listen>)',
     )
     .option('--public-org <name>', 'organization whose repos anyone may pull at the free-tier tags latest and latest-dev', DEFAULT_PUBLIC_ORG)
+    .option(
+      '--registry-request-timeout <duration>',
+      'longest one registry request may take (a blob upload streams for as long as it needs; a silent one still ends after --idle-timeout)',
+      seconds(REGISTRY_REQUEST_TIMEOUT_MS),
+    )
     .option('--history-segment <name>', 'path segment of the tag history route /v2/<org>/<image>/<segment>/history/<tag>', DEFAULT_HISTORY_SEGMENT)
     .option('--data <dir>', 'data directory (SQLite file, admin credentials)', './data')
     .option('--database <url>', 'PostgreSQL URL (postgres://user:pass@host/db); default: SQLite in --data')
@@ -116,6 +133,7 @@ Registry tokens: docker login <registry host> -u _token -p "$(npx berth auth tok
         registryPublicUrl?: string;
         publicOrg: string;
         historySegment: string;
+        registryRequestTimeout: string;
         data: string;
         database?: string;
         publicUrl?: string;

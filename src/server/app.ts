@@ -10,7 +10,7 @@ import type { OrgCreationPolicy } from '../runtime/service-deps.js';
 import { openStore, type Store } from '../store/store.js';
 import { RegistryListener } from '../oci/registry-listener.js';
 import { ApiListener } from './api-listener.js';
-import type { ConnectionLimits } from './connection-limits.js';
+import { DEFAULT_LIMITS, type ConnectionLimits } from './connection-limits.js';
 
 export interface ServeOptions {
   host: string;
@@ -44,7 +44,12 @@ export interface RegistryServeOptions {
   publicOrg: string;
   /** The path segment of the tag history route (`_berth`). */
   historySegment: string;
+  /** Longest one registry request may take (blob uploads are long); REGISTRY_REQUEST_TIMEOUT_MS when absent. */
+  requestTimeoutMs?: number;
 }
+
+/** One hour: a 10 GiB layer at 3 MB/s. A stalled sender is cut much sooner by the idle timeout. */
+export const REGISTRY_REQUEST_TIMEOUT_MS = 3_600_000;
 
 export interface RunningServer {
   /** The public URL (issuer, audience). */
@@ -70,7 +75,12 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   try {
     api = await ApiListener.bind({ host: opts.host, port: opts.port, logger: opts.logger, bodyLimit: opts.bodyLimit, limits: opts.limits });
     if (opts.registry)
-      registry = await RegistryListener.bind({ ...opts.registry, logger: opts.logger, limits: opts.limits, blobRoot: join(opts.dataDir, 'registry') });
+      registry = await RegistryListener.bind({
+        ...opts.registry,
+        logger: opts.logger,
+        limits: { ...(opts.limits ?? DEFAULT_LIMITS), requestTimeoutMs: opts.registry.requestTimeoutMs ?? REGISTRY_REQUEST_TIMEOUT_MS },
+        blobRoot: join(opts.dataDir, 'registry'),
+      });
     const url = (opts.publicUrl ?? api.url).replace(/\/$/, '');
     runtime = await Runtime.start(store, {
       url,

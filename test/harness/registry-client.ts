@@ -44,7 +44,8 @@ export function claimsOf(token: string): any {
 
 /** `berth auth token --audience <aud>` with the owner's credentials, as a user would run it. */
 export function cliToken(berth: Berth, audience: string): { status: number | null; token: string; stderr: string } {
-  const r = spawnSync(process.execPath, [CLI, 'auth', 'token', '--credentials', berth.credentialsFile, '--audience', audience], { encoding: 'utf8' });
+  const args = [CLI, 'auth', 'token', '--credentials', berth.credentialsFile, '--api', berth.url, '--audience', audience];
+  const r = spawnSync(process.execPath, args, { encoding: 'utf8' });
   return { status: r.status, token: r.stdout.trim(), stderr: r.stderr };
 }
 
