@@ -1,10 +1,14 @@
 // Runs Debian's skopeo, the real registry client of the tests, against a Berth
 // registry on loopback (plain HTTP, so TLS verification is off for it), with
 // its own auth file so nothing leaks between tests or from the machine.
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
+/** Why tests that need skopeo are skipped on this machine, or false when it is installed (CI installs it). */
+export const skopeoMissing: string | false =
+  spawnSync('skopeo', ['--version']).status === 0 ? false : 'skopeo is not installed (apt-get install skopeo); .ci/run installs it';
 
 export interface SkopeoResult {
   code: number;

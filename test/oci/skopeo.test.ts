@@ -13,11 +13,11 @@ import { rest } from '../harness/api-client.js';
 import { useBerth, type Berth } from '../harness/berth-process.js';
 import { writeImage, writeMultiArchImage, type WrittenImage } from '../harness/oci-layout.js';
 import { basic, cliToken, registryGet, registryHost, tokenGet } from '../harness/registry-client.js';
-import { creds, oneImageCreds, skopeo } from '../harness/skopeo.js';
+import { creds, oneImageCreds, skopeo, skopeoMissing } from '../harness/skopeo.js';
 
 const tmp = (p: string) => mkdtempSync(join(tmpdir(), `berth-${p}-`));
 
-describe('the registry with skopeo', () => {
+describe('the registry with skopeo', { skip: skopeoMissing }, () => {
   let berth: Berth;
   let owner: string;
   let host: string;
