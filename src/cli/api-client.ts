@@ -14,6 +14,16 @@ export interface ApiOptions {
 
 type Query = Record<string, string | number | undefined>;
 
+/** An error answer of the API: its HTTP status and the message of its body. */
+export class ApiCallError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 export class ApiClient {
   constructor(
     readonly base: string,
@@ -33,7 +43,7 @@ export class ApiClient {
     } catch {
       json = undefined;
     }
-    if (!res.ok) throw new Error(errorMessage(res.status, json, text));
+    if (!res.ok) throw new ApiCallError(res.status, errorMessage(res.status, json, text));
     if (json === undefined) throw new Error(`${method} ${url.pathname}: the API answered with something other than JSON`);
     return json as T;
   }

@@ -1,13 +1,15 @@
-// berth images: the registry's repositories and tags.
+// berth images: the registry's repositories, tags and tag histories.
 import type { Command } from 'commander';
+import { imagesHistoryCommand } from './images-history-command.js';
 import { imagesReposCommand } from './images-repos-command.js';
 import { imagesTagsCommand } from './images-tags-command.js';
 
 export function imagesCommand(program: Command): void {
   const images = program
     .command('images')
-    .description('Manage registry repositories and tags')
-    .addHelpText('after', '\nExamples:\n  berth images repos list\n  berth images tags list --repo <repo uid>');
+    .description('Manage registry repositories and tags; show tag histories')
+    .addHelpText('after', '\nExamples:\n  berth images repos list\n  berth images tags list --repo <repo uid>\n  berth images history acme/nginx:latest');
   imagesReposCommand(images);
   imagesTagsCommand(images);
+  imagesHistoryCommand(images);
 }

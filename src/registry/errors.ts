@@ -29,7 +29,7 @@ export const badRegistryRequest = defineError(
     name: 'badRegistryRequest',
     code: Code.InvalidArgument,
     detail: 'BadRequest',
-    when: 'an invalid repo or tag name, description, digest or readme',
+    when: 'an invalid repo or tag name, description, digest, architecture or readme',
   },
   (violations: FieldViolation[]) => invalidArgument(d, violations),
 );
@@ -44,4 +44,18 @@ export const tagDigestNotInRepo = defineError(
   },
   (repoUid: string, digest: string) =>
     failedPrecondition(d, 'MANIFEST_UNKNOWN', `the repo holds no manifest ${digest}; push the image before tagging it`, `${repoUid}@${digest}`),
+);
+export const imageNotFound = defineError(
+  { domain: d, name: 'imageNotFound', code: Code.NotFound, detail: 'ResourceInfo', when: 'the repo holds no manifest of that digest (Images API)' },
+  (repoUid: string, digest: string) => notFound(d, 'registry.berth.dev/Image', `${repoUid}@${digest}`),
+);
+export const architectureNotFound = defineError(
+  {
+    domain: d,
+    name: 'architectureNotFound',
+    code: Code.NotFound,
+    detail: 'ResourceInfo',
+    when: 'sizing an architecture the image does not offer (GetSize; amd64 when none is named)',
+  },
+  (repoUid: string, digest: string, architecture: string) => notFound(d, 'registry.berth.dev/Architecture', `${architecture} of ${repoUid}@${digest}`),
 );

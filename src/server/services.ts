@@ -5,6 +5,7 @@ import type { ServiceImpl } from '@connectrpc/connect';
 import { GroupsService } from '../gen/berth/iam/v2/groups_pb.js';
 import { IdentitiesService } from '../gen/berth/iam/v2/identities_pb.js';
 import { PingService } from '../gen/berth/ping/v2/ping_pb.js';
+import { ImagesService } from '../gen/berth/registry/v2/images_pb.js';
 import { ReposService } from '../gen/berth/registry/v2/repos_pb.js';
 import { RoleBindingsService } from '../gen/berth/iam/v2/role_bindings_pb.js';
 import { RolesService } from '../gen/berth/iam/v2/roles_pb.js';
@@ -13,6 +14,7 @@ import { RegistryService } from '../gen/berth/registry/v1/registry_pb.js';
 import { groupsService } from '../iam/groups/service.js';
 import { identitiesService } from '../iam/identities/service.js';
 import { pingService } from '../ping/ping-service.js';
+import { imagesService } from '../registry/images/service.js';
 import { reposService } from '../registry/repos/service.js';
 import { roleBindingsService } from '../iam/role-bindings/service.js';
 import { rolesService } from '../iam/roles/service.js';
@@ -38,6 +40,7 @@ export const SERVICES: readonly DescService[] = [
   PingService,
   ReposService,
   TagsService,
+  ImagesService,
   RegistryService,
   RolesService,
   RoleBindingsService,
@@ -50,6 +53,7 @@ export function allServices(deps: ServiceDeps): ServiceEntry[] {
     entry(PingService, pingService()),
     entry(ReposService, reposService(deps)),
     entry(TagsService, tagsService(deps)),
+    entry(ImagesService, imagesService(deps)),
     entry(RegistryService, registryV1Service(deps)),
     entry(RolesService, rolesService(deps), rolePreflights),
     entry(RoleBindingsService, roleBindingsService(deps)),

@@ -67,7 +67,11 @@ export async function putImage(tx: Tx, repoUid: string, spec: ImageSpec = {}): P
 }
 
 /** An OCI index over images stored in `tx` (each listed with its platform). */
-export async function putIndex(tx: Tx, repoUid: string, images: Array<{ image: SeededImage; architecture: string; os?: string }>): Promise<SeededImage> {
+export async function putIndex(
+  tx: Tx,
+  repoUid: string,
+  images: Array<{ image: SeededImage; architecture: string; os?: string; variant?: string }>,
+): Promise<SeededImage> {
   return put(tx, repoUid, {
     schemaVersion: 2,
     mediaType: OCI_INDEX,
@@ -75,7 +79,7 @@ export async function putIndex(tx: Tx, repoUid: string, images: Array<{ image: S
       mediaType: OCI_MANIFEST,
       digest: i.image.digest,
       size: i.image.bytes.byteLength,
-      platform: { os: i.os ?? 'linux', architecture: i.architecture },
+      platform: { os: i.os ?? 'linux', architecture: i.architecture, ...(i.variant ? { variant: i.variant } : {}) },
     })),
   });
 }
@@ -85,6 +89,39 @@ export async function seedImage(target: { dataDir: string; databaseUrl?: string 
   const store = await openBerthStore(target);
   try {
     return (await transact(store, (tx) => putImage(tx, repoUid, spec))).digest;
+  } finally {
+    await store.close();
+  }
+}
+
+export interface SeededIndex {
+  digest: string;
+  /** The index's images, in index order, with the platform each is listed under. */
+  images: Array<SeededImage & { architecture: string; os: string; variant?: string }>;
+}
+
+/** Stores one image per platform and an index over them in the repo of a running Berth. */
+export async function seedIndex(
+  target: { dataDir: string; databaseUrl?: string },
+  repoUid: string,
+  platforms: Array<{ architecture: string; os?: string; variant?: string; layers?: number[] }>,
+): Promise<SeededIndex> {
+  const store = await openBerthStore(target);
+  try {
+    return await transact(store, async (tx) => {
+      const images: SeededIndex['images'] = [];
+      for (const p of platforms) {
+        const os = p.os ?? 'linux';
+        const image = await putImage(tx, repoUid, { architecture: p.architecture, os, layers: p.layers });
+        images.push({ ...image, architecture: p.architecture, os, variant: p.variant });
+      }
+      const index = await putIndex(
+        tx,
+        repoUid,
+        images.map((i) => ({ image: i, architecture: i.architecture, os: i.os, variant: i.variant })),
+      );
+      return { digest: index.digest, images };
+    });
   } finally {
     await store.close();
   }

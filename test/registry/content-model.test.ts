@@ -15,7 +15,7 @@ import { linkBlob, repoBlobSize, repoHasBlob, unlinkBlob } from '../../src/regis
 import { deleteManifest } from '../../src/registry/content/delete-manifest.js';
 import { digestOf } from '../../src/registry/content/digest.js';
 import { getManifest, statManifest } from '../../src/registry/content/get-manifest.js';
-import { imageArchitectures, imageSize } from '../../src/registry/content/image-platforms.js';
+import { imageArchitectures, imagePlatforms, imageSize } from '../../src/registry/content/image-platforms.js';
 import { parseManifest, type ParsedManifest } from '../../src/registry/content/manifest.js';
 import { OCI_CONFIG, OCI_EMPTY, OCI_INDEX, OCI_LAYER_GZIP, OCI_MANIFEST } from '../../src/registry/content/media-types.js';
 import { putManifest } from '../../src/registry/content/put-manifest.js';
@@ -341,7 +341,18 @@ describe('registry content model', () => {
     assert.equal(await imageSize(store.db, repo, index.digest, 'arm64'), arm.size);
     assert.equal(await imageSize(store.db, repo, index.digest, 'amd64'), amd.size);
     assert.equal(await imageSize(store.db, repo, index.digest, 's390x'), undefined);
+    assert.equal(await imageSize(store.db, repo, index.digest, 'unknown'), undefined);
     assert.equal(await imageArchitectures(store.db, repo, `sha256:${'f'.repeat(64)}`), undefined);
+    assert.equal(await imagePlatforms(store.db, repo, `sha256:${'f'.repeat(64)}`), undefined);
+    // Every image entry but the attestation, in index order, with the entry's platform and the child's digest and size.
+    assert.deepEqual(await imagePlatforms(store.db, repo, index.digest), [
+      { os: 'linux', architecture: 'amd64', variant: '', digest: amd.digest, size: amd.size },
+      { os: 'linux', architecture: 'arm64', variant: '', digest: arm.digest, size: arm.size },
+      { os: 'windows', architecture: 'amd64', variant: '', digest: amd.digest, size: amd.size },
+    ]);
+    assert.deepEqual(await imagePlatforms(store.db, repo, arm.digest), [
+      { os: 'linux', architecture: 'arm64', variant: '', digest: arm.digest, size: arm.size },
+    ]);
 
     // An entry without a platform stands for its child's; an image of unknown platform offers none but answers any.
     const bare = await tx((t) => putImage(t, repo, { architecture: 'ppc64le' }));
@@ -352,6 +363,7 @@ describe('registry content model', () => {
     await tx((t) => putManifest(t, repo, noPlatform, parsed(noPlatformBytes), noPlatformBytes));
     assert.deepEqual(await imageArchitectures(store.db, repo, noPlatform), []);
     assert.equal(await imageSize(store.db, repo, noPlatform, 'riscv64'), 7);
+    assert.deepEqual(await imagePlatforms(store.db, repo, noPlatform), [{ os: '', architecture: '', variant: '', digest: noPlatform, size: 7 }]);
     // A later put that knows the platform fills it in.
     await tx((t) => putManifest(t, repo, noPlatform, parsed(noPlatformBytes), noPlatformBytes, { platform: { os: 'linux', architecture: 'riscv64' } }));
     assert.deepEqual(await imageArchitectures(store.db, repo, noPlatform), ['riscv64']);
@@ -363,6 +375,9 @@ describe('registry content model', () => {
     await tx((t) => putManifest(t, repo, digestOf(mixedBytes), parsed(mixedBytes), mixedBytes));
     assert.deepEqual(await imageArchitectures(store.db, repo, digestOf(mixedBytes)), ['ppc64le']);
     assert.equal(await imageSize(store.db, repo, digestOf(mixedBytes), 'ppc64le'), bare.size);
+    assert.deepEqual(await imagePlatforms(store.db, repo, digestOf(mixedBytes)), [
+      { os: 'linux', architecture: 'ppc64le', variant: '', digest: bare.digest, size: bare.size },
+    ]);
   });
 
   it('records which repo an upload session belongs to', async () => {

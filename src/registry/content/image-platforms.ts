@@ -10,6 +10,9 @@
 // (the image spec: "the first matching entry SHOULD be used"). A single image
 // of unknown platform answers for any architecture: it is what a client of
 // any architecture would pull. Nested indexes are not descended.
+// imagePlatforms lists the images themselves (Berth's GetPlatforms): every
+// index entry whose child is a held image, attestations left out, with the
+// child's digest and size; a single image lists itself.
 import type { Executor } from '../../store/transact.js';
 import { isIndexMediaType, isManifestMediaType } from './media-types.js';
 
@@ -17,7 +20,9 @@ const NOT_AN_ARCHITECTURE = 'unknown';
 
 interface Head {
   media_type: string;
+  os: string | null;
   architecture: string | null;
+  variant: string | null;
 }
 
 function isIndex(m: Head): boolean {
@@ -25,24 +30,39 @@ function isIndex(m: Head): boolean {
 }
 
 async function head(ex: Executor, repoUid: string, digest: string): Promise<Head | undefined> {
-  return ex.selectFrom('manifests').select(['media_type', 'architecture']).where('repo_uid', '=', repoUid).where('digest', '=', digest).executeTakeFirst();
+  return ex
+    .selectFrom('manifests')
+    .select(['media_type', 'os', 'architecture', 'variant'])
+    .where('repo_uid', '=', repoUid)
+    .where('digest', '=', digest)
+    .executeTakeFirst();
 }
 
-/** Each entry of an index with the architecture it stands for (its own platform, else its child's) and whether the child is a held image. */
-async function entries(ex: Executor, repoUid: string, digest: string): Promise<Array<{ child: string; architecture: string | null; image: boolean }>> {
+interface Entry {
+  child: string;
+  /** The entry's own platform when it has one, else its child's (null when neither says). */
+  os: string | null;
+  architecture: string | null;
+  variant: string | null;
+  /** Whether the child is an image manifest the repo holds. */
+  image: boolean;
+}
+
+/** Each entry of an index with the platform it stands for (its own, else its child's) and whether the child is a held image. */
+async function entries(ex: Executor, repoUid: string, digest: string): Promise<Entry[]> {
   const refs = await ex
     .selectFrom('manifest_refs')
-    .select(['child_digest', 'architecture'])
+    .select(['child_digest', 'os', 'architecture', 'variant'])
     .where('repo_uid', '=', repoUid)
     .where('manifest_digest', '=', digest)
     .orderBy('position')
     .execute();
-  const children = new Map<string, Head>();
+  const children = new Map<string, Head & { digest: string }>();
   const wanted = [...new Set(refs.map((r) => r.child_digest))];
   for (let i = 0; i < wanted.length; i += 500) {
     const rows = await ex
       .selectFrom('manifests')
-      .select(['digest', 'media_type', 'architecture'])
+      .select(['digest', 'media_type', 'os', 'architecture', 'variant'])
       .where('repo_uid', '=', repoUid)
       .where('digest', 'in', wanted.slice(i, i + 500))
       .execute();
@@ -50,7 +70,9 @@ async function entries(ex: Executor, repoUid: string, digest: string): Promise<A
   }
   return refs.map((r) => {
     const child = children.get(r.child_digest);
-    return { child: r.child_digest, architecture: r.architecture ?? child?.architecture ?? null, image: child !== undefined && !isIndex(child) };
+    const image = child !== undefined && !isIndex(child);
+    const from = r.architecture !== null ? r : (child ?? r);
+    return { child: r.child_digest, os: from.os, architecture: from.architecture, variant: from.variant, image };
   });
 }
 
@@ -86,6 +108,57 @@ export async function imageSize(ex: Executor, repoUid: string, digest: string, a
   const m = await head(ex, repoUid, digest);
   if (!m) return undefined;
   if (!isIndex(m)) return m.architecture === null || m.architecture === architecture ? imageBytes(ex, repoUid, digest) : undefined;
+  if (architecture === NOT_AN_ARCHITECTURE) return undefined;
   const chosen = (await entries(ex, repoUid, digest)).find((e) => e.architecture === architecture && e.image);
   return chosen === undefined ? undefined : imageBytes(ex, repoUid, chosen.child);
+}
+
+/** One image a digest offers, as GetPlatforms reports it ("" for what is not known). */
+export interface PlatformImage {
+  os: string;
+  architecture: string;
+  variant: string;
+  /** The image manifest's digest. */
+  digest: string;
+  /** Config plus layers. */
+  size: number;
+}
+
+/** Config-plus-layers bytes of several held image manifests, in one grouped read per 500. */
+async function imagesBytes(ex: Executor, repoUid: string, digests: string[]): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  const wanted = [...new Set(digests)];
+  for (let i = 0; i < wanted.length; i += 500) {
+    const rows = await ex
+      .selectFrom('manifest_refs')
+      .select((eb) => ['manifest_digest', eb.fn.sum<number | string>('size').as('bytes')])
+      .where('repo_uid', '=', repoUid)
+      .where('manifest_digest', 'in', wanted.slice(i, i + 500))
+      .where('kind', '=', 'blob')
+      .groupBy('manifest_digest')
+      .execute();
+    for (const r of rows) out.set(r.manifest_digest, Number(r.bytes));
+  }
+  return out;
+}
+
+/** The images the manifest `digest` offers, in index order; undefined when the repo does not hold it. */
+export async function imagePlatforms(ex: Executor, repoUid: string, digest: string): Promise<PlatformImage[] | undefined> {
+  const m = await head(ex, repoUid, digest);
+  if (!m) return undefined;
+  const images = isIndex(m)
+    ? (await entries(ex, repoUid, digest)).filter((e) => e.image && e.architecture !== NOT_AN_ARCHITECTURE)
+    : [{ child: digest, os: m.os, architecture: m.architecture, variant: m.variant }];
+  const bytes = await imagesBytes(
+    ex,
+    repoUid,
+    images.map((e) => e.child),
+  );
+  return images.map((e) => ({
+    os: e.os ?? '',
+    architecture: e.architecture ?? '',
+    variant: e.variant ?? '',
+    digest: e.child,
+    size: bytes.get(e.child) ?? 0,
+  }));
 }

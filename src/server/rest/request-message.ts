@@ -1,4 +1,4 @@
-// Builds an RPC request message from a REST call: the path variable, the query
+// Builds an RPC request message from a REST call: the path variables, the query
 // parameters (snake_case or camelCase, nested with dots, repeated by
 // repetition) and the JSON body, all through protobuf-es's JSON parser so types,
 // enums and well-known types are checked in one place.
@@ -157,7 +157,13 @@ export function parseJsonBody(raw: Buffer | string | undefined, domain: string):
   return value as JsonObject;
 }
 
-export function buildRequest(route: RestRoute, variable: string, query: URLSearchParams, body: JsonObject | undefined, domain: string): Message {
+export function buildRequest(
+  route: RestRoute,
+  variables: Record<string, string>,
+  query: URLSearchParams,
+  body: JsonObject | undefined,
+  domain: string,
+): Message {
   const schema = route.method.input;
   const msg = create(schema);
   const opts = { ignoreUnknownFields: false };
@@ -195,6 +201,6 @@ export function buildRequest(route: RestRoute, variable: string, query: URLSearc
       }
     }
   }
-  if (route.template.variable) setPath(schema, msg, route.template.variable.fieldPath, variable);
+  for (const [fieldPath, value] of Object.entries(variables)) setPath(schema, msg, fieldPath, value);
   return msg;
 }

@@ -82,9 +82,9 @@ export async function restPlugin(app: FastifyInstance, opts: RestOptions): Promi
         }
         throw routeNotFound(domain, request.method, url.pathname);
       }
-      const { route, variable } = found;
+      const { route, variables } = found;
       const body = route.body === '' ? undefined : parseJsonBody(request.body as Buffer | undefined, domain);
-      const message = buildRequest(route, variable, url.searchParams, body, domain);
+      const message = buildRequest(route, variables, url.searchParams, body, domain);
       const out = await call(route, message, request);
       return reply.code(200).header('content-type', 'application/json').send(JSON.stringify(out));
     } catch (err) {

@@ -4,7 +4,7 @@ import type { DescMethod, DescService } from '@bufbuild/protobuf';
 import { getOption, hasOption } from '@bufbuild/protobuf';
 import { http } from '../../gen/google/api/annotations_pb.js';
 import type { HttpRule } from '../../gen/google/api/http_pb.js';
-import { matchTemplate, parseTemplate, specificity, type PathTemplate } from './path-template.js';
+import { compareSpecificity, leadingLiterals, matchTemplate, parseTemplate, type PathTemplate } from './path-template.js';
 
 export interface RestRoute {
   httpMethod: string;
@@ -43,13 +43,13 @@ export class RouteTable {
         }
       }
     }
-    for (const list of this.byMethod.values()) list.sort((a, b) => specificity(b.template) - specificity(a.template));
+    for (const list of this.byMethod.values()) list.sort((a, b) => compareSpecificity(a.template, b.template));
   }
 
   /** Literal path prefixes ("/iam/v2") the table serves, for registering handlers. */
   prefixes(): string[] {
     const set = new Set<string>();
-    for (const list of this.byMethod.values()) for (const r of list) set.add(`/${r.template.prefix.slice(0, 2).join('/')}`);
+    for (const list of this.byMethod.values()) for (const r of list) set.add(`/${leadingLiterals(r.template).slice(0, 2).join('/')}`);
     return [...set];
   }
 
@@ -59,11 +59,12 @@ export class RouteTable {
     return out;
   }
 
-  match(httpMethod: string, pathname: string): { route: RestRoute; variable: string } | undefined {
+  /** The most specific route for the request, with its path variables by field path. */
+  match(httpMethod: string, pathname: string): { route: RestRoute; variables: Record<string, string> } | undefined {
     const { segments, verb } = splitPath(pathname);
     for (const route of this.byMethod.get(httpMethod) ?? []) {
-      const v = matchTemplate(route.template, segments, verb);
-      if (v !== undefined) return { route, variable: v };
+      const variables = matchTemplate(route.template, segments, verb);
+      if (variables !== undefined) return { route, variables };
     }
     return undefined;
   }
