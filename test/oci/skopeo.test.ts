@@ -131,6 +131,18 @@ describe('the registry with skopeo', { skip: skopeoMissing }, () => {
       `docker://${host}/${org}/multi@${written.images[1].manifest.digest}`,
     ]);
     assert.equal(JSON.parse(byDigest.stdout).layers[0].size, 5000);
+    // The Images API reads what the push stored: the index's architectures and each platform's size.
+    const uid = await repoUid('multi');
+    const archs = await rest(berth.url, 'GET', `/registry/v2/repos/${uid}/digests/${written.index.digest}/architectures`, { token: owner });
+    assert.equal(archs.status, 200, archs.text);
+    assert.deepEqual([...archs.json.architectures].sort(), ['amd64', 'arm64']);
+    const armSize = await rest(berth.url, 'GET', `/registry/v2/repos/${uid}/digests/${written.index.digest}/size?architecture=arm64`, { token: owner });
+    assert.equal(armSize.json.size, String(written.images[1].size));
+    const amdSize = await rest(berth.url, 'GET', `/registry/v2/repos/${uid}/digests/${written.index.digest}/size`, { token: owner });
+    assert.deepEqual(amdSize.json, { size: String(written.images[0].size), architecture: 'amd64' });
+    // a single image's architecture comes from its config blob, read at push time
+    const single = await rest(berth.url, 'GET', `/registry/v2/repos/${uid}/digests/${written.images[1].manifest.digest}/architectures`, { token: owner });
+    assert.deepEqual(single.json.architectures, ['arm64']);
   });
 
   it('deletes an image by digest with skopeo delete, which removes its tags', async () => {
