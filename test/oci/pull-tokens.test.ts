@@ -6,7 +6,7 @@
 // outliving the identity's keys are refused, and so is an ordinary static-keys
 // identity's one-shot assertion; a pull token is no STS assertion either.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
@@ -116,6 +116,39 @@ describe('pull tokens', () => {
     assert.ok(r.stdout.includes(`docker login ${host} -u '${username}' --password-stdin`), r.stdout);
     assert.ok(r.stdout.includes(`berth iam identities delete ${username}`), r.stdout);
     assert.equal(await tokenStatus(username, password), 200);
+  });
+
+  it('can be created by an identity holding only registry.pull_token_creator', async () => {
+    const pair = await generateKeyPair('ES256', { extractable: true });
+    const jwk = { ...(await exportJWK(pair.publicKey)), kid: 'k1', alg: 'ES256' };
+    const created = await rest(berth.url, 'POST', `/iam/v2/identities/${berth.orgUid}`, {
+      token: owner,
+      body: { name: 'token-maker', staticKeys: { issuer: 'https://ci.example', subject: 'token-maker', issuerKeys: JSON.stringify({ keys: [jwk] }) } },
+    });
+    assert.equal(created.status, 200, created.text);
+    const roles = await rest(berth.url, 'GET', '/iam/v2/roles?name=registry.pull_token_creator', { token: owner });
+    const bound = await rest(berth.url, 'POST', `/iam/v2/roleBindings/${berth.orgUid}`, {
+      token: owner,
+      body: { identityUid: created.json.uid, roleUid: roles.json.roles[0].uid },
+    });
+    assert.equal(bound.status, 200, bound.text);
+    const file = join(tmp('maker'), 'credentials.json');
+    const privateKey = { ...(await exportJWK(pair.privateKey)), kid: 'k1', alg: 'ES256' };
+    writeFileSync(
+      file,
+      JSON.stringify({
+        api: berth.url,
+        identity: created.json.uid,
+        issuer: 'https://ci.example',
+        subject: 'token-maker',
+        privateKey,
+        organization: { uid: berth.orgUid },
+      }),
+    );
+    const r = await berthCli(['auth', 'pull-token', 'create', '--credentials', file, '-o', 'json'], { env: cliEnv(configDir) });
+    assert.equal(r.code, 0, r.stderr);
+    const t = JSON.parse(r.stdout) as PullToken;
+    assert.equal(await tokenStatus(t.username, t.password), 200);
   });
 
   it('refuses a TTL beyond 365 days or that does not parse, and creates nothing', async () => {
