@@ -37,7 +37,13 @@ async function get(serverUrl: string): Promise<string> {
   } catch {
     throw new HelperError(NOT_FOUND);
   }
-  const creds = loadCredentials(); // not logged in: its message says what to run
+  let creds: ReturnType<typeof loadCredentials>;
+  try {
+    creds = loadCredentials();
+  } catch (err) {
+    const why = (err as Error).message.startsWith('not logged in') ? 'not logged in' : (err as Error).message;
+    throw new HelperError(`${why}: docker-credential-berth uses the credentials of \`berth auth login --credentials <file>\` (or $BERTH_CREDENTIALS)`);
+  }
   const api = apiOf(creds);
   const discovery = await apiDiscovery(api);
   // Without a registry in discovery (an older server, or none reached) the exchange itself says what is wrong.

@@ -64,7 +64,7 @@ describe('docker-credential-berth and berth auth configure-docker', () => {
   it('get without saved credentials says how to log in', async () => {
     const r = await helper('get', host, tmp('no-login'));
     assert.equal(r.code, 1);
-    assert.match(r.stdout, /not logged in: run `berth auth login/);
+    assert.match(r.stdout, /^not logged in: .*`berth auth login --credentials <file>`/);
   });
 
   it('stores nothing: store takes back its own _token answer and refuses other credentials; erase and list have nothing', async () => {
