@@ -1,7 +1,8 @@
 // What authentication and authorization need to know about identities, as an
 // interface the IAM domain implements (src/iam/access/). Auth reads no IAM
 // table: it asks whether a token's identity still exists, for its grants, and
-// — for /sts/exchange — which identities may accept a presented token.
+// — for /sts/exchange and the registry's pull tokens — which identities may
+// accept a presented token.
 import type { Identity } from '../gen/berth/iam/v2/identities_pb.js';
 import type { TableVersions } from '../store/table-versions.js';
 import type { Grants } from './grants.js';

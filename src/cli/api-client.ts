@@ -2,7 +2,7 @@
 // credentials; JSON in and out; an API error becomes an Error carrying the
 // message from the JSON error body (never the token).
 import type { Command } from 'commander';
-import { fetchToken, loadCredentials, type Credentials } from './credentials.js';
+import { apiOf, fetchToken, loadCredentials, type Credentials } from './credentials.js';
 import { addOutputOption, type OutputFormat } from './output.js';
 import { reach } from './reach.js';
 
@@ -69,7 +69,7 @@ export interface Connection {
 
 export async function connect(o: ApiOptions): Promise<Connection> {
   const creds = loadCredentials(o.credentials) as Credentials & { organization?: { uid?: string } };
-  const base = (o.api ?? (process.env.BERTH_API || undefined) ?? creds.api).replace(/\/+$/, '');
+  const base = apiOf(creds, o.api);
   const token = await fetchToken(creds, base);
   return { client: new ApiClient(base, token), orgUid: creds.organization?.uid };
 }

@@ -1,5 +1,9 @@
+// berth auth: tokens (token, login), registry passwords (pull-token) and the
+// docker credential helper's configuration (configure-docker).
 import type { Command } from 'commander';
-import { fetchToken, loadCredentials, rememberCredentials } from './credentials.js';
+import { configureDockerCommand } from './configure-docker-command.js';
+import { apiOf, fetchToken, loadCredentials, rememberCredentials } from './credentials.js';
+import { pullTokenCommand } from './pull-token-command.js';
 
 export function authCommand(program: Command): void {
   const auth = program.command('auth').description('Get tokens for the Berth API and registry');
@@ -11,7 +15,7 @@ export function authCommand(program: Command): void {
     .option('--audience <aud>', 'audience of the token: the API URL (default) or the registry host, e.g. 127.0.0.1:5000')
     .action(async (o: { credentials?: string; api?: string; audience?: string }) => {
       const creds = loadCredentials(o.credentials);
-      const api = (o.api ?? process.env.BERTH_API ?? creds.api).replace(/\/$/, '');
+      const api = apiOf(creds, o.api);
       process.stdout.write(`${await fetchToken(creds, api, o.audience)}\n`);
     });
   auth
@@ -26,4 +30,6 @@ export function authCommand(program: Command): void {
       const saved = rememberCredentials(o.credentials);
       process.stderr.write(`Logged in to ${api} as ${creds.identity}; credentials saved in ${saved}\n`);
     });
+  pullTokenCommand(auth);
+  configureDockerCommand(auth);
 }

@@ -5,6 +5,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { importJWK, SignJWT, type JWK } from 'jose';
+import { apiDiscovery, type ApiDiscovery } from './api-discovery.js';
 import { reach } from './reach.js';
 
 export interface Credentials {
@@ -53,20 +54,14 @@ export function loadCredentials(file?: string): Credentials {
   }
 }
 
-/** The issuer URL the API announces (its public URL), which assertions are addressed to. */
-async function issuerOf(api: string): Promise<string> {
-  try {
-    const res = await fetch(new URL('/.well-known/openid-configuration', api), { signal: AbortSignal.timeout(10_000) });
-    const doc = (await res.json()) as { issuer?: string };
-    if (res.ok && typeof doc.issuer === 'string') return doc.issuer;
-  } catch {
-    // fall through: address the assertion to the API URL itself
-  }
-  return api;
+/** The API URL: --api, else $BERTH_API, else the one in the credentials; no trailing slash. */
+export function apiOf(creds: Credentials, flag?: string): string {
+  return (flag ?? (process.env.BERTH_API || undefined) ?? creds.api).replace(/\/+$/, '');
 }
 
-export async function fetchToken(creds: Credentials, api: string, audience?: string): Promise<string> {
-  const issuer = await issuerOf(api);
+/** A one-hour Berth token for `audience` (default: the API), through /sts/exchange; `known` spares a second discovery fetch. */
+export async function fetchToken(creds: Credentials, api: string, audience?: string, known?: ApiDiscovery): Promise<string> {
+  const issuer = (known ?? (await apiDiscovery(api))).issuer;
   const key = await importJWK(creds.privateKey, creds.privateKey.alg ?? 'ES256');
   const now = Math.floor(Date.now() / 1000);
   const assertion = await new SignJWT({})

@@ -1,14 +1,16 @@
 // Who is asking /token for a registry token. No credentials: anonymous. HTTP
 // Basic: a username and a password, checked by the first PASSWORD_CHECKS
 // entry that takes that username — today `_token` with a Berth token whose
-// audience is the registry host (as `docker login -u _token`); a pull-token
-// identity (username = its uid, password = an assertion signed with its
-// static keys) will be one more entry. Bearer: a Berth registry-audience
-// token. Whatever the path, the identity must still exist. Failures are one
-// 401 that does not say which part was wrong.
-import type { AccessDirectory } from '../auth/access-directory.js';
+// audience is the registry host (as `docker login -u _token`), and a
+// pull-token identity's uid with the JWT its keys signed (pull-token.ts).
+// Bearer: a Berth registry-audience token. Whatever the path, the identity
+// must still exist. Failures are one 401 that does not say which part was
+// wrong.
+import type { AccessDirectory, ExchangeDirectory } from '../auth/access-directory.js';
 import { Caller } from '../auth/caller.js';
 import type { Issuer } from '../auth/issuer.js';
+import { verifyPullToken } from '../auth/pull-token.js';
+import { isValidUid } from '../core/uidp.js';
 import { isDatabaseUnavailable } from '../store/database-unavailable.js';
 import { OciError } from './oci-errors.js';
 import { accessClaimOf } from './registry-token.js';
@@ -16,6 +18,8 @@ import { accessClaimOf } from './registry-token.js';
 export interface CredentialDeps {
   issuer: Issuer;
   access: AccessDirectory;
+  /** Finds an identity's relationship by uid (its static keys, for pull tokens). */
+  identities: ExchangeDirectory;
   /** The registry host: the audience an identity's token must carry. */
   audience: string;
 }
@@ -45,9 +49,21 @@ async function identityOfToken(token: string, deps: CredentialDeps): Promise<str
   }
 }
 
+/** The username itself when the password is that pull-token identity's token. */
+async function identityOfPullToken(uid: string, password: string, deps: CredentialDeps): Promise<string> {
+  const [found] = await deps.identities.candidates({ identity: uid, issuer: '', subject: '' }, 1);
+  if (found?.uid !== uid || found.relationship.case !== 'staticKeys') throw badCredentials();
+  try {
+    await verifyPullToken(found.relationship.value, password, deps.audience);
+  } catch {
+    throw badCredentials(); // a bad signature, another audience, expired, not a pull-token identity
+  }
+  return uid;
+}
+
 const PASSWORD_CHECKS: readonly PasswordCheck[] = [
   { accepts: (u) => u === '_token', subject: (_u, password, deps) => identityOfToken(password, deps) },
-  // next: pull-token identities — accepts: isValidUid(u); subject: verify the assertion against that identity's static keys.
+  { accepts: (u) => isValidUid(u), subject: (u, password, deps) => identityOfPullToken(u, password, deps) },
 ];
 
 /** The caller a username and password prove (HTTP Basic, or the OAuth2 password grant). */

@@ -46,7 +46,7 @@ function noNul(values: readonly (string | undefined)[]): void {
 }
 
 export async function tokenRoutes(app: FastifyInstance, ctx: RegistryContext): Promise<void> {
-  const deps: CredentialDeps = { issuer: ctx.runtime.issuer, access: ctx.runtime.access, audience: ctx.config.host };
+  const deps: CredentialDeps = { issuer: ctx.runtime.issuer, access: ctx.runtime.access, identities: ctx.runtime.identities, audience: ctx.config.host };
   // Only this plugin's routes parse forms; elsewhere bodies stay streams.
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_LIMIT }, (_r, body, done) => done(null, body));
 

@@ -32,6 +32,15 @@ export interface RuntimeOptions {
   allowInsecureIssuers?: boolean;
   /** The registry's audience (its public host[:port]) when a registry listener runs. */
   registryAudience?: string;
+  /** The registry's public URL when a registry listener runs (announced in discovery for the CLI). */
+  registryUrl?: string;
+}
+
+/** Where the registry is, as clients name it. */
+export interface RegistryLocation {
+  url: string;
+  /** host[:port]: the registry token audience. */
+  audience: string;
 }
 
 /** Work that runs beside the listeners, started and stopped with the runtime. */
@@ -60,6 +69,8 @@ export class Runtime {
     readonly firstStart: FirstStartResult | undefined,
     /** Every audience Berth mints tokens for: the API URL, then the registry host when there is a registry. */
     readonly tokenAudiences: readonly string[],
+    /** The registry, when this process runs one. */
+    readonly registry: RegistryLocation | undefined,
   ) {}
 
   /** Opens everything on a migrated store; on an empty database, runs first start. */
@@ -82,6 +93,7 @@ export class Runtime {
       externalIssuers,
       first,
       audiences,
+      opts.registryAudience === undefined || opts.registryUrl === undefined ? undefined : { url: opts.registryUrl, audience: opts.registryAudience },
     );
   }
 

@@ -121,7 +121,7 @@ export class ApiListener {
       allowedAudiences: runtime.tokenAudiences,
       externalIssuers: runtime.externalIssuers,
     };
-    await app.register(authRoutes, { issuer: runtime.issuer, exchange, logger });
+    await app.register(authRoutes, { issuer: runtime.issuer, exchange, logger, registry: runtime.registry });
     app.get('/healthz', async (_req, reply) => {
       // Unauthenticated: the cause of a failure goes to the log, never to the caller.
       try {

@@ -91,6 +91,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       secretsKey: opts.secretsKey,
       allowInsecureIssuers: opts.allowInsecureIssuers,
       registryAudience: registry?.config.host,
+      registryUrl: registry?.config.publicUrl,
     });
     await api.attach(runtime);
     await registry?.attach(runtime);

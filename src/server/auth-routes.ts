@@ -1,7 +1,11 @@
 // The issuer's HTTP surface: OIDC discovery, JWKS and the token exchange.
+// Discovery also names the registry (berth_registry_url, and its token
+// audience berth_registry_audience) when one runs, so the CLI can mint
+// registry tokens and configure docker without being told the host.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { Issuer } from '../auth/issuer.js';
+import type { RegistryLocation } from '../runtime/runtime.js';
 import { STS_DOMAIN } from '../auth/errors.js';
 import { exchange, type ExchangeDeps } from '../auth/sts-exchange.js';
 import { errorResponse } from './error-body.js';
@@ -19,8 +23,9 @@ function params(req: FastifyRequest): URLSearchParams {
   return out;
 }
 
-export async function authRoutes(app: FastifyInstance, opts: { issuer: Issuer; exchange: ExchangeDeps; logger: Logger }) {
-  app.get('/.well-known/openid-configuration', async (_req, reply) => reply.send(opts.issuer.discoveryDocument()));
+export async function authRoutes(app: FastifyInstance, opts: { issuer: Issuer; exchange: ExchangeDeps; logger: Logger; registry?: RegistryLocation }) {
+  const registry = opts.registry ? { berth_registry_url: opts.registry.url, berth_registry_audience: opts.registry.audience } : {};
+  app.get('/.well-known/openid-configuration', async (_req, reply) => reply.send({ ...opts.issuer.discoveryDocument(), ...registry }));
   app.get('/.well-known/jwks.json', async (_req, reply) => reply.header('cache-control', 'max-age=300').send(opts.issuer.jwksDocument));
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_r, body, done) => done(null, body));
   const handler = async (req: FastifyRequest, reply: import('fastify').FastifyReply) => {

@@ -52,6 +52,9 @@ describe('authentication and access control', () => {
   it('publishes discovery and keys that verify its tokens', async () => {
     const d = await rest(berth.url, 'GET', '/.well-known/openid-configuration');
     assert.equal(d.json.issuer, berth.url);
+    // and where the registry is, for the CLI (pull tokens, the docker credential helper)
+    assert.equal(d.json.berth_registry_url, berth.registryPublicUrl);
+    assert.equal(d.json.berth_registry_audience, new URL(berth.registryPublicUrl as string).host);
     const jwks = createRemoteJWKSet(new URL(d.json.jwks_uri));
     const { payload, protectedHeader } = await jwtVerify(token, jwks, { issuer: berth.url, audience: berth.url });
     assert.equal(payload.sub, berth.ownerIdentity);

@@ -1,6 +1,7 @@
 // Runs Debian's skopeo, the real registry client of the tests, against a Berth
 // registry on loopback (plain HTTP, so TLS verification is off for it), with
-// its own auth file so nothing leaks between tests or from the machine.
+// its own auth file so nothing leaks between tests or from the machine. A
+// session shares one auth file across calls (`skopeo login`, then pulls).
 import { execFile, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,18 +17,38 @@ export interface SkopeoResult {
   stderr: string;
 }
 
+export interface SkopeoOptions {
+  /** The auth file to use (and keep); a fresh empty one when absent. */
+  authFile?: string;
+  /** Written to skopeo's standard input (`--password-stdin`). */
+  input?: string;
+  /** Added to the environment (PATH for credential helpers, their settings). */
+  env?: NodeJS.ProcessEnv;
+}
+
 /** Runs skopeo with `args`; never throws on a non-zero exit (tests assert on it). */
-export function skopeo(args: string[], timeoutMs = 120_000): Promise<SkopeoResult> {
+export function skopeo(args: string[], timeoutMs = 120_000, opts: SkopeoOptions = {}): Promise<SkopeoResult> {
   const authDir = mkdtempSync(join(tmpdir(), 'berth-skopeo-'));
-  const authfile = join(authDir, 'auth.json');
-  writeFileSync(authfile, '{"auths":{}}');
-  const env = { ...process.env, REGISTRY_AUTH_FILE: authfile, HOME: authDir };
+  let authfile = opts.authFile;
+  if (authfile === undefined) {
+    authfile = join(authDir, 'auth.json');
+    writeFileSync(authfile, '{"auths":{}}');
+  }
+  const env = { ...process.env, ...opts.env, REGISTRY_AUTH_FILE: authfile, HOME: authDir };
   return new Promise((resolve) => {
-    execFile('skopeo', args, { env, timeout: timeoutMs, maxBuffer: 64 << 20 }, (err, stdout, stderr) => {
+    const child = execFile('skopeo', args, { env, timeout: timeoutMs, maxBuffer: 64 << 20 }, (err, stdout, stderr) => {
       const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
       resolve({ code, stdout, stderr });
     });
+    child.stdin?.end(opts.input ?? '');
   });
+}
+
+/** skopeo calls that share one auth file, as a user's do after `skopeo login`. */
+export function skopeoSession(): (args: string[], input?: string) => Promise<SkopeoResult> {
+  const authFile = join(mkdtempSync(join(tmpdir(), 'berth-skopeo-session-')), 'auth.json');
+  writeFileSync(authFile, '{"auths":{}}');
+  return (args, input) => skopeo(args, 120_000, { authFile, input });
 }
 
 /** Credentials flags for one side of a copy: `--src-creds`/`--dest-creds`, or none for anonymous. */

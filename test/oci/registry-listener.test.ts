@@ -8,6 +8,10 @@ import { after, before, describe, it } from 'node:test';
 import { startBerth, type Berth } from '../harness/berth-process.js';
 import { ownerToken, rest } from '../harness/api-client.js';
 import { cliToken, registryGet, registryHost, tokenGet } from '../harness/registry-client.js';
+import { berthCli, cliEnv } from '../harness/cli-run.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 describe('registry listener', () => {
   describe('with --registry-public-url, --history-segment and --public-org', () => {
@@ -117,14 +121,27 @@ describe('registry listener', () => {
       await berth.stop();
     });
 
-    it('runs no registry and mints no registry tokens', async () => {
+    it('runs no registry, announces none and mints no registry tokens', async () => {
       assert.equal(berth.registryUrl, undefined);
+      const discovery = await rest(berth.url, 'GET', '/.well-known/openid-configuration');
+      assert.equal(discovery.json.berth_registry_url, undefined);
+      assert.equal(discovery.json.berth_registry_audience, undefined);
       const api = cliToken(berth, 'x');
       assert.notEqual(api.status, 0);
       const minted = cliToken(berth, '127.0.0.1:5000');
       assert.notEqual(minted.status, 0);
       assert.match(minted.stderr, /audience must be one of/);
       assert.equal((await rest(berth.url, 'GET', '/ping/v2/ping')).status, 200);
+    });
+
+    it('makes no pull token without a registry, and says so', async () => {
+      const env = cliEnv(mkdtempSync(join(tmpdir(), 'berth-noreg-')));
+      const r = await berthCli(['auth', 'pull-token', 'create', '--credentials', berth.credentialsFile, '--api', berth.url], { env });
+      assert.equal(r.code, 1);
+      assert.match(r.stderr, /announces no registry/);
+      const owner = ownerToken(berth.credentialsFile);
+      const identities = await rest(berth.url, 'GET', `/iam/v2/identities?uidp.children_of=${berth.orgUid}`, { token: owner });
+      assert.equal(identities.json.identities.length, 0, identities.text);
     });
   });
 
