@@ -4,7 +4,8 @@
 // is accepted: Berth never stores one in the clear.
 import type { KeyObject } from 'node:crypto';
 import { seal, unseal } from '../../auth/secret-sealing.js';
-import { clientSecretNeedsKey } from '../errors.js';
+import type { Executor } from '../../store/transact.js';
+import { clientSecretNeedsKey, identityProviderNotFound } from '../errors.js';
 
 const context = (providerUid: string) => `berth identity provider client secret ${providerUid}`;
 
@@ -24,4 +25,11 @@ export function openClientSecret(secrets: KeyObject | undefined, providerUid: st
   if (stored === '') return '';
   if (!secrets) return undefined;
   return unseal(secrets, stored, context(providerUid));
+}
+
+/** The provider's client secret in the clear, for the sign-in flow (see openClientSecret); NOT_FOUND without the provider. */
+export async function readClientSecret(db: Executor, secrets: KeyObject | undefined, providerUid: string): Promise<string | undefined> {
+  const row = await db.selectFrom('identity_providers').select('client_secret').where('uid', '=', providerUid).executeTakeFirst();
+  if (!row) throw identityProviderNotFound(providerUid);
+  return openClientSecret(secrets, providerUid, row.client_secret);
 }
