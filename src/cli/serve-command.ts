@@ -102,9 +102,12 @@ export function serveCommand(program: Command): void {
       'who may create root organizations through the API: owners (of an existing organization), anyone (any root-level identity), nobody',
       'owners',
     )
-    .option('--secrets-key-file <file>', 'file holding the key (32+ random characters) that encrypts private keys in the database; or BERTH_SECRETS_KEY')
+    .option(
+      '--secrets-key-file <file>',
+      'file holding the key (32+ random characters) that encrypts private keys and identity provider client secrets in the database; or BERTH_SECRETS_KEY',
+    )
     .option('--log-level <level>', 'fatal, error, warn, info, debug', 'info')
-    .option('--allow-insecure-issuers', 'let claimMatch issuer patterns match plain-http loopback issuers (local testing only)', false)
+    .option('--allow-insecure-issuers', 'let claimMatch issuer patterns and identity providers use plain-http loopback issuers (local testing only)', false)
     .option('--max-connections <n>', 'most open connections; further ones are closed at once', String(DEFAULT_LIMITS.maxConnections))
     .option(
       '--idle-timeout <duration>',

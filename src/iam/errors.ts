@@ -90,9 +90,10 @@ export const roleInUse = defineError(
     code: Code.FailedPrecondition,
     detail: 'PreconditionFailure',
     type: 'RESOURCE_IN_USE',
-    when: 'deleting a role that a role binding still uses',
+    when: 'deleting a role that a role binding, an identity provider (its default role) or an external group role mapping still uses',
   },
-  (uid: string) => failedPrecondition(d, 'RESOURCE_IN_USE', 'the role is used by at least one role binding; delete those first', uid),
+  (uid: string, user = 'role binding') =>
+    failedPrecondition(d, 'RESOURCE_IN_USE', `the role is used by at least one ${user}; change or delete those first`, uid),
 );
 export const builtinRoleImmutable = defineError(
   {
@@ -109,4 +110,46 @@ export const roleBindingExists = defineError(
   { domain: d, name: 'roleBindingExists', code: Code.AlreadyExists, detail: 'ResourceInfo', when: 'the identity already has this role on this group' },
   (group: string, identity: string, role: string) =>
     alreadyExists(d, 'iam.berth.dev/RoleBinding', `${group}:${identity}:${role}`, 'this identity already has this role on this group'),
+);
+
+// Identity providers and external group role mappings
+export const identityProviderNotFound = defineError(
+  { domain: d, name: 'identityProviderNotFound', code: Code.NotFound, detail: 'ResourceInfo', when: 'the identity provider does not exist' },
+  (uid: string) => notFound(d, 'iam.berth.dev/IdentityProvider', uid),
+);
+export const clientSecretNeedsKey = defineError(
+  {
+    domain: d,
+    name: 'clientSecretNeedsKey',
+    code: Code.FailedPrecondition,
+    detail: 'PreconditionFailure',
+    type: 'SECRETS_KEY_REQUIRED',
+    when: 'storing an identity provider client secret on a server started without --secrets-key-file (secrets are only stored sealed)',
+  },
+  () =>
+    failedPrecondition(
+      d,
+      'SECRETS_KEY_REQUIRED',
+      'client secrets are stored encrypted: the server must run with --secrets-key-file (or BERTH_SECRETS_KEY) to accept one',
+    ),
+);
+export const externalGroupRoleMappingNotFound = defineError(
+  { domain: d, name: 'externalGroupRoleMappingNotFound', code: Code.NotFound, detail: 'ResourceInfo', when: 'the external group role mapping does not exist' },
+  (uid: string) => notFound(d, 'iam.berth.dev/ExternalGroupRoleMapping', uid),
+);
+export const externalGroupRoleMappingExists = defineError(
+  {
+    domain: d,
+    name: 'externalGroupRoleMappingExists',
+    code: Code.AlreadyExists,
+    detail: 'ResourceInfo',
+    when: 'the identity provider already maps this external group to this role on this scope',
+  },
+  (provider: string, group: string, role: string, scope: string) =>
+    alreadyExists(
+      d,
+      'iam.berth.dev/ExternalGroupRoleMapping',
+      `${provider}:${group}:${role}:${scope}`,
+      'this identity provider already maps this external group to this role on this scope',
+    ),
 );

@@ -39,6 +39,36 @@ export interface RoleBindingsTable extends ResourceColumns {
   parent_uid: string;
   identity_uid: string;
   role_uid: string;
+  /**
+   * The external group role mapping that made this binding at sign in, or
+   * NULL for a binding made any other way (migration 0008). Only the mapping
+   * sync touches bindings that have one; they go with their mapping.
+   */
+  mapping_uid: string | null;
+}
+
+export interface IdentityProvidersTable extends ResourceColumns {
+  parent_uid: string;
+  name: string;
+  description: string;
+  default_role_uid: string;
+  issuer: string;
+  client_id: string;
+  /** Sealed with the secrets key (secret-sealing.ts); '' when the provider has none. */
+  client_secret: string;
+  /** JSON array of scope strings */
+  additional_scopes: string;
+  groups_claim: string;
+  pkce_enabled: number;
+}
+
+export interface ExternalGroupRoleMappingsTable extends ResourceColumns {
+  /** The identity provider. */
+  parent_uid: string;
+  external_group_id: string;
+  role_uid: string;
+  /** The group the role is bound on. */
+  scope_uid: string;
 }
 
 declare module '../store/database.js' {
@@ -47,5 +77,7 @@ declare module '../store/database.js' {
     identities: IdentitiesTable;
     roles: RolesTable;
     role_bindings: RoleBindingsTable;
+    identity_providers: IdentityProvidersTable;
+    external_group_role_mappings: ExternalGroupRoleMappingsTable;
   }
 }

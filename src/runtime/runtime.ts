@@ -75,11 +75,19 @@ export class Runtime {
 
   /** Opens everything on a migrated store; on an empty database, runs first start. */
   static async start(store: Store, opts: RuntimeOptions): Promise<Runtime> {
-    const issuer = await Issuer.open(store, opts.url, opts.secretsKey === undefined ? undefined : secretsKeyFrom(opts.secretsKey));
+    const secrets = opts.secretsKey === undefined ? undefined : secretsKeyFrom(opts.secretsKey);
+    const issuer = await Issuer.open(store, opts.url, secrets);
     const pageTokens = new PageTokens(await sharedSecret(store, 'page-token-key'));
     await syncBuiltinRoles(store);
     const first = await firstStart(store, opts.org, opts.dataDir, opts.url);
-    const services: ServiceDeps = { store, pageTokens, counts: new ListTotals(), orgCreation: opts.orgCreation ?? 'owners' };
+    const services: ServiceDeps = {
+      store,
+      pageTokens,
+      counts: new ListTotals(),
+      orgCreation: opts.orgCreation ?? 'owners',
+      secrets,
+      allowInsecureIssuers: opts.allowInsecureIssuers ?? false,
+    };
     const externalIssuers = new ExternalIssuers({ allowInsecureLoopback: opts.allowInsecureIssuers ?? false });
     const audiences = opts.registryAudience === undefined ? [opts.url] : [opts.url, opts.registryAudience];
     return new Runtime(

@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import type { PageTokens } from '../core/page-token.js';
 import type { ListTotals } from '../list/list-totals.js';
 import type { Store } from '../store/store.js';
@@ -11,4 +12,8 @@ export interface ServiceDeps {
   pageTokens: PageTokens;
   counts: ListTotals;
   orgCreation: OrgCreationPolicy;
+  /** The operator's secrets key (--secrets-key-file): seals secrets stored at rest; none without it. */
+  secrets?: KeyObject;
+  /** --allow-insecure-issuers: plain-http issuers on loopback (local testing). */
+  allowInsecureIssuers: boolean;
 }

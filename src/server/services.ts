@@ -4,6 +4,8 @@ import type { DescService } from '@bufbuild/protobuf';
 import type { ServiceImpl } from '@connectrpc/connect';
 import { GroupsService } from '../gen/berth/iam/v2/groups_pb.js';
 import { IdentitiesService } from '../gen/berth/iam/v2/identities_pb.js';
+import { IdentityProvidersService } from '../gen/berth/iam/v2/identity_providers_pb.js';
+import { ExternalGroupRoleMappingsService } from '../gen/berth/iam/v2/external_group_role_mappings_pb.js';
 import { PingService } from '../gen/berth/ping/v2/ping_pb.js';
 import { ImagesService } from '../gen/berth/registry/v2/images_pb.js';
 import { ReposService } from '../gen/berth/registry/v2/repos_pb.js';
@@ -13,6 +15,8 @@ import { TagsService } from '../gen/berth/registry/v2/tags_pb.js';
 import { RegistryService } from '../gen/berth/registry/v1/registry_pb.js';
 import { groupsService } from '../iam/groups/service.js';
 import { identitiesService } from '../iam/identities/service.js';
+import { identityProvidersService } from '../iam/identity-providers/service.js';
+import { externalGroupRoleMappingsService } from '../iam/group-mappings/service.js';
 import { pingService } from '../ping/ping-service.js';
 import { imagesService } from '../registry/images/service.js';
 import { reposService } from '../registry/repos/service.js';
@@ -46,6 +50,8 @@ export const SERVICES: readonly DescService[] = [
   RoleBindingsService,
   GroupsService,
   IdentitiesService,
+  IdentityProvidersService,
+  ExternalGroupRoleMappingsService,
 ];
 
 export function allServices(deps: ServiceDeps): ServiceEntry[] {
@@ -59,5 +65,7 @@ export function allServices(deps: ServiceDeps): ServiceEntry[] {
     entry(RoleBindingsService, roleBindingsService(deps)),
     entry(GroupsService, groupsService(deps)),
     entry(IdentitiesService, identitiesService(deps)),
+    entry(IdentityProvidersService, identityProvidersService(deps)),
+    entry(ExternalGroupRoleMappingsService, externalGroupRoleMappingsService(deps)),
   ];
 }

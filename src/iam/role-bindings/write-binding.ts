@@ -1,7 +1,8 @@
 // The one function that writes a role binding. Every path — the RoleBindings
-// RPCs after their checks, the owner of a new organization, first start and
-// owner recovery — ends here, so the identity-scope invariant holds for all of
-// them, whoever forgets to check it first.
+// RPCs after their checks, the owner of a new organization, first start, owner
+// recovery and the external group mapping sync at sign in — ends here, so the
+// identity-scope invariant holds for all of them, whoever forgets to check it
+// first.
 import { bindingWithinIdentityScope, IDENTITY_SCOPE_RULE } from '../../auth/identity-scope.js';
 import { nowIso } from '../../core/clock.js';
 import { newChildUid } from '../../core/uidp.js';
@@ -17,6 +18,8 @@ export interface BindingRow {
   keep?: { uid: string; createTime: string };
   /** Field of the violation when the scope rule fails. */
   identityField?: string;
+  /** The external group role mapping making this binding (sign in); absent for every other writer. */
+  mappingUid?: string;
 }
 
 export async function writeBinding(tx: Tx, b: BindingRow): Promise<RoleBindingsTable> {
@@ -29,6 +32,7 @@ export async function writeBinding(tx: Tx, b: BindingRow): Promise<RoleBindingsT
     parent_uid: b.parent,
     identity_uid: b.identityUid,
     role_uid: b.roleUid,
+    mapping_uid: b.mappingUid ?? null,
     create_time: b.keep?.createTime ?? now,
     update_time: now,
   };

@@ -1,17 +1,29 @@
 import { transact } from '../../store/transact.js';
 import type { DeleteRoleRequest } from '../../gen/berth/iam/v2/roles_pb.js';
 import type { ServiceDeps } from '../../runtime/service-deps.js';
+import { isForeignKeyViolation } from '../../store/constraint-error.js';
+import { blockingTable } from '../../store/referencing-rows.js';
 import { builtinRoleImmutable, roleInUse, roleNotFound } from '../errors.js';
 
-/** Refuses built-in roles and roles still bound anywhere, so no binding ever points at nothing. */
+/**
+ * Refuses built-in roles and roles still in use, so nothing ever points at a
+ * missing role. What uses a role — bindings, identity providers' default
+ * roles, group mappings, whatever a later table adds — references it with ON
+ * DELETE RESTRICT, so the database decides and names the table.
+ */
 export async function deleteRole(deps: ServiceDeps, req: DeleteRoleRequest): Promise<Record<string, never>> {
-  await transact(deps.store, async (tx) => {
-    const row = await tx.selectFrom('roles').select(['uid', 'builtin']).where('uid', '=', req.uid).executeTakeFirst();
-    if (!row) throw roleNotFound(req.uid);
-    if (row.builtin === 1) throw builtinRoleImmutable(req.uid);
-    const bound = await tx.selectFrom('role_bindings').select('uid').where('role_uid', '=', req.uid).limit(1).executeTakeFirst();
-    if (bound) throw roleInUse(req.uid);
-    await tx.deleteFrom('roles').where('uid', '=', req.uid).execute();
-  });
+  try {
+    await transact(deps.store, async (tx) => {
+      const row = await tx.selectFrom('roles').select(['uid', 'builtin']).where('uid', '=', req.uid).executeTakeFirst();
+      if (!row) throw roleNotFound(req.uid);
+      if (row.builtin === 1) throw builtinRoleImmutable(req.uid);
+      await tx.deleteFrom('roles').where('uid', '=', req.uid).execute();
+    });
+  } catch (err) {
+    if (!isForeignKeyViolation(err)) throw err;
+    const table = await blockingTable(deps.store.db, deps.store.caps, 'roles', req.uid);
+    // "role_bindings" → "role binding"
+    throw roleInUse(req.uid, table ? table.replaceAll('_', ' ').replace(/s$/, '') : 'resource');
+  }
   return {};
 }

@@ -1,0 +1,51 @@
+// Deletes several mappings of one identity provider in one transaction. As the
+// reference has it: names that no longer exist are skipped, and a name whose
+// parent is not the request's provider is INVALID_ARGUMENT (nothing deleted).
+// The guard has checked identity_providers.delete at that provider, which
+// covers every mapping below it.
+import type {
+  BatchDeleteExternalGroupRoleMappingsRequest,
+  BatchDeleteExternalGroupRoleMappingsResponse,
+} from '../../gen/berth/iam/v2/external_group_role_mappings_pb.js';
+import type { FieldViolation } from '../../core/api-error.js';
+import { isValidUid, parentOf } from '../../core/uidp.js';
+import type { ServiceDeps } from '../../runtime/service-deps.js';
+import { transact } from '../../store/transact.js';
+import { badIamRequest } from '../errors.js';
+import { mappingFromRow } from './mapping-row.js';
+
+export const MAX_BATCH_DELETE = 100;
+
+export async function batchDeleteExternalGroupRoleMappings(
+  deps: ServiceDeps,
+  req: BatchDeleteExternalGroupRoleMappingsRequest,
+): Promise<BatchDeleteExternalGroupRoleMappingsResponse> {
+  if (req.names.length === 0) throw badIamRequest([{ field: 'names', description: 'at least one name is required' }]);
+  if (req.names.length > MAX_BATCH_DELETE) throw badIamRequest([{ field: 'names', description: `at most ${MAX_BATCH_DELETE} names per batch` }]);
+  const bad: FieldViolation[] = [];
+  req.names.forEach((name, i) => {
+    if (!isValidUid(name)) bad.push({ field: `names[${i}]`, description: `"${name.slice(0, 80)}" is not a valid uid` });
+    else if (parentOf(name) !== req.parent) bad.push({ field: `names[${i}]`, description: 'is not a mapping of the identity provider named by parent' });
+  });
+  if (bad.length > 0) throw badIamRequest(bad);
+  const names = [...new Set(req.names)];
+  const deleted = await transact(deps.store, async (tx) => {
+    const rows = await tx.selectFrom('external_group_role_mappings').selectAll().where('uid', 'in', names).orderBy('uid').execute();
+    if (rows.length > 0) {
+      await tx
+        .deleteFrom('external_group_role_mappings')
+        .where(
+          'uid',
+          'in',
+          rows.map((r) => r.uid),
+        )
+        .execute();
+    }
+    return rows;
+  });
+  return {
+    $typeName: 'berth.iam.v2.BatchDeleteExternalGroupRoleMappingsResponse',
+    parent: req.parent,
+    externalGroupRoleMappings: deleted.map(mappingFromRow),
+  };
+}

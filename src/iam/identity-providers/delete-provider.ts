@@ -1,0 +1,13 @@
+import type { DeleteIdentityProviderRequest } from '../../gen/berth/iam/v2/identity_providers_pb.js';
+import type { ServiceDeps } from '../../runtime/service-deps.js';
+import { transact } from '../../store/transact.js';
+import { identityProviderNotFound } from '../errors.js';
+
+/** Its mappings go with it (ON DELETE CASCADE), and with them the role bindings they made at sign in. */
+export async function deleteIdentityProvider(deps: ServiceDeps, req: DeleteIdentityProviderRequest): Promise<Record<string, never>> {
+  await transact(deps.store, async (tx) => {
+    const gone = await tx.deleteFrom('identity_providers').where('uid', '=', req.uid).executeTakeFirst();
+    if (gone.numDeletedRows === 0n) throw identityProviderNotFound(req.uid);
+  });
+  return {};
+}

@@ -1,0 +1,18 @@
+import type { ServiceImpl } from '@connectrpc/connect';
+import type { IdentityProvidersService } from '../../gen/berth/iam/v2/identity_providers_pb.js';
+import type { ServiceDeps } from '../../runtime/service-deps.js';
+import { createIdentityProvider } from './create-provider.js';
+import { deleteIdentityProvider } from './delete-provider.js';
+import { getIdentityProvider } from './get-provider.js';
+import { listIdentityProviders } from './list-providers.js';
+import { updateIdentityProvider } from './update-provider.js';
+
+export function identityProvidersService(deps: ServiceDeps): ServiceImpl<typeof IdentityProvidersService> {
+  return {
+    listIdentityProviders: (req, ctx) => listIdentityProviders(deps, req, ctx),
+    getIdentityProvider: (req) => getIdentityProvider(deps, req),
+    createIdentityProvider: (req, ctx) => createIdentityProvider(deps, req, ctx),
+    updateIdentityProvider: (req, ctx) => updateIdentityProvider(deps, req, ctx),
+    deleteIdentityProvider: (req) => deleteIdentityProvider(deps, req),
+  };
+}

@@ -1,0 +1,292 @@
+// syncGroupBindings against a real database (SQLite, or PostgreSQL with
+// BERTH_TEST_PG): the sign-in flow's call that turns a provider's group claims
+// into role bindings. The sign-in flow does not exist yet, so the function is
+// driven directly, the way it will be: inside a transaction, with the groups
+// of one sign in.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import { newChildUid, newRootUid } from '../../src/core/uidp.js';
+import { syncGroupBindings } from '../../src/iam/group-mappings/sync-group-bindings.js';
+import { openStore, type Store } from '../../src/store/store.js';
+import { transact, type Tx } from '../../src/store/transact.js';
+import { dropDatabase, freshDatabase } from '../harness/berth-process.js';
+
+const T0 = '2024-01-01T00:00:00.000Z';
+
+interface Binding {
+  parent_uid: string;
+  role_uid: string;
+  mapping_uid: string | null;
+}
+
+describe('syncGroupBindings', () => {
+  let store: Store;
+  let dataDir: string;
+  let databaseUrl: string | undefined;
+  let org: string;
+  let sub: string;
+  let reader: string;
+  let writer: string;
+  let provider: string;
+  let other: string;
+  const tx = <T>(work: (tx: Tx) => Promise<T>) => transact(store, work);
+  const sync = (identity: string, idp: string, groups: string[]) => tx((t) => syncGroupBindings(t, identity, idp, groups));
+
+  async function addIdentity(parent: string | null): Promise<string> {
+    const uid = parent === null ? newRootUid() : newChildUid(parent);
+    await tx((t) =>
+      t
+        .insertInto('identities')
+        .values({
+          uid,
+          parent_uid: parent,
+          name: `person-${uid.slice(-6)}`,
+          description: '',
+          company: '',
+          email: '',
+          relationship_type: 'claim_match',
+          relationship: '{}',
+          issuer: 'https://idp.example.com',
+          subject: uid,
+          last_seen_time: T0,
+          create_time: T0,
+          update_time: T0,
+        })
+        .execute(),
+    );
+    return uid;
+  }
+
+  async function addRole(name: string): Promise<string> {
+    const uid = newChildUid(org);
+    await tx((t) =>
+      t
+        .insertInto('roles')
+        .values({ uid, parent_uid: org, name, description: '', capabilities: '[1605]', builtin: 0, create_time: T0, update_time: T0 })
+        .execute(),
+    );
+    return uid;
+  }
+
+  async function addProvider(): Promise<string> {
+    const uid = newChildUid(org);
+    await tx((t) =>
+      t
+        .insertInto('identity_providers')
+        .values({
+          uid,
+          parent_uid: org,
+          name: `idp-${uid.slice(-6)}`,
+          description: '',
+          default_role_uid: reader,
+          issuer: 'https://idp.example.com',
+          client_id: 'berth',
+          client_secret: '',
+          additional_scopes: '[]',
+          groups_claim: '',
+          pkce_enabled: 0,
+          create_time: T0,
+          update_time: T0,
+        })
+        .execute(),
+    );
+    return uid;
+  }
+
+  async function addMapping(idp: string, group: string, role: string, scope: string): Promise<string> {
+    const uid = newChildUid(idp);
+    await tx((t) =>
+      t
+        .insertInto('external_group_role_mappings')
+        .values({ uid, parent_uid: idp, external_group_id: group, role_uid: role, scope_uid: scope, create_time: T0, update_time: T0 })
+        .execute(),
+    );
+    return uid;
+  }
+
+  async function bindingsOf(identity: string): Promise<Binding[]> {
+    const rows = await store.db
+      .selectFrom('role_bindings')
+      .select(['parent_uid', 'role_uid', 'mapping_uid'])
+      .where('identity_uid', '=', identity)
+      .orderBy('parent_uid')
+      .orderBy('role_uid')
+      .orderBy('mapping_uid')
+      .execute();
+    return rows.map((r) => ({ parent_uid: r.parent_uid, role_uid: r.role_uid, mapping_uid: r.mapping_uid ?? null }));
+  }
+
+  const sorted = (bs: Binding[]) =>
+    [...bs].sort(
+      (a, b) => a.parent_uid.localeCompare(b.parent_uid) || a.role_uid.localeCompare(b.role_uid) || String(a.mapping_uid).localeCompare(String(b.mapping_uid)),
+    );
+
+  before(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'berth-sync-'));
+    databaseUrl = await freshDatabase();
+    store = await openStore({ dataDir, databaseUrl });
+    org = newRootUid();
+    sub = newChildUid(org);
+    await tx(async (t) => {
+      await t
+        .insertInto('groups')
+        .values({ uid: org, parent_uid: null, name: 'sync.test', description: '', verified: 0, create_time: T0, update_time: T0 })
+        .execute();
+      await t
+        .insertInto('groups')
+        .values({ uid: sub, parent_uid: org, name: 'team', description: '', verified: 0, create_time: T0, update_time: T0 })
+        .execute();
+    });
+    reader = await addRole('reader');
+    writer = await addRole('writer');
+  });
+  after(async () => {
+    await store.close();
+    await dropDatabase(databaseUrl);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  beforeEach(async () => {
+    provider = await addProvider();
+    other = await addProvider();
+  });
+
+  it("binds the roles of the person's mapped groups, marked with their mapping, and is idempotent", async () => {
+    const person = await addIdentity(null);
+    const eng = await addMapping(provider, 'eng', reader, org);
+    const engSub = await addMapping(provider, 'eng', writer, sub);
+    await addMapping(provider, 'ops', writer, org);
+    const first = await sync(person, provider, ['eng', 'unmapped']);
+    assert.equal(first.added.length, 2);
+    assert.deepEqual(first.removed, []);
+    const expected = sorted([
+      { parent_uid: org, role_uid: reader, mapping_uid: eng },
+      { parent_uid: sub, role_uid: writer, mapping_uid: engSub },
+    ]);
+    assert.deepEqual(await bindingsOf(person), expected);
+    const again = await sync(person, provider, ['eng', 'eng']);
+    assert.deepEqual(again, { added: [], removed: [] }, 'the same groups change nothing');
+    assert.deepEqual(await bindingsOf(person), expected);
+  });
+
+  it('removes the bindings of groups the person left and adds those of groups joined', async () => {
+    const person = await addIdentity(null);
+    const eng = await addMapping(provider, 'eng', reader, org);
+    const ops = await addMapping(provider, 'ops', writer, sub);
+    await sync(person, provider, ['eng']);
+    const moved = await sync(person, provider, ['ops']);
+    assert.equal(moved.added.length, 1);
+    assert.equal(moved.removed.length, 1);
+    assert.deepEqual(await bindingsOf(person), [{ parent_uid: sub, role_uid: writer, mapping_uid: ops }]);
+    const none = await sync(person, provider, []);
+    assert.equal(none.removed.length, 1);
+    assert.deepEqual(await bindingsOf(person), []);
+    assert.ok(eng);
+  });
+
+  it('makes one binding when several mapped groups give the same role on the same group', async () => {
+    const person = await addIdentity(null);
+    const a = await addMapping(provider, 'a', reader, org);
+    const b = await addMapping(provider, 'b', reader, org);
+    await sync(person, provider, ['a', 'b']);
+    const [only, ...rest] = await bindingsOf(person);
+    assert.deepEqual(rest, []);
+    assert.ok(only.mapping_uid === a || only.mapping_uid === b);
+    // Leaving the group whose mapping made it keeps the role through the other one.
+    const stillIn = only.mapping_uid === a ? 'b' : 'a';
+    await sync(person, provider, [stillIn]);
+    const now = await bindingsOf(person);
+    assert.equal(now.length, 1);
+    assert.equal(now[0].role_uid, reader);
+    assert.equal(now[0].mapping_uid, stillIn === 'a' ? a : b);
+  });
+
+  it('never touches bindings made otherwise, and adds none where one already grants the role', async () => {
+    const person = await addIdentity(null);
+    await addMapping(provider, 'eng', reader, org);
+    await addMapping(provider, 'eng', writer, org);
+    await tx((t) =>
+      t
+        .insertInto('role_bindings')
+        .values({ uid: newChildUid(org), parent_uid: org, identity_uid: person, role_uid: reader, mapping_uid: null, create_time: T0, update_time: T0 })
+        .execute(),
+    );
+    const r = await sync(person, provider, ['eng']);
+    assert.equal(r.added.length, 1, 'only the role not held yet');
+    assert.deepEqual(
+      await bindingsOf(person),
+      sorted([
+        { parent_uid: org, role_uid: reader, mapping_uid: null },
+        { parent_uid: org, role_uid: writer, mapping_uid: (await bindingsOf(person)).find((b) => b.role_uid === writer)!.mapping_uid },
+      ]),
+    );
+    await sync(person, provider, []);
+    assert.deepEqual(await bindingsOf(person), [{ parent_uid: org, role_uid: reader, mapping_uid: null }], 'the hand-made binding stays');
+  });
+
+  it("leaves another provider's bindings alone", async () => {
+    const person = await addIdentity(null);
+    const mine = await addMapping(provider, 'eng', reader, org);
+    const theirs = await addMapping(other, 'eng', writer, sub);
+    await sync(person, provider, ['eng']);
+    await sync(person, other, ['eng']);
+    assert.equal((await bindingsOf(person)).length, 2);
+    await sync(person, provider, []);
+    assert.deepEqual(await bindingsOf(person), [{ parent_uid: sub, role_uid: writer, mapping_uid: theirs }]);
+    assert.ok(mine);
+  });
+
+  it('gives an identity scoped to a group nothing above that group', async () => {
+    const scoped = await addIdentity(sub);
+    await addMapping(provider, 'eng', reader, org);
+    const inScope = await addMapping(provider, 'eng', writer, sub);
+    await sync(scoped, provider, ['eng']);
+    assert.deepEqual(await bindingsOf(scoped), [{ parent_uid: sub, role_uid: writer, mapping_uid: inScope }]);
+  });
+
+  it('replaces a mapping-made binding changed since (another role than its mapping gives)', async () => {
+    const person = await addIdentity(null);
+    const eng = await addMapping(provider, 'eng', reader, org);
+    await sync(person, provider, ['eng']);
+    await tx((t) => t.updateTable('role_bindings').set({ role_uid: writer }).where('identity_uid', '=', person).execute());
+    const r = await sync(person, provider, ['eng']);
+    assert.equal(r.removed.length, 1);
+    assert.equal(r.added.length, 1);
+    assert.deepEqual(await bindingsOf(person), [{ parent_uid: org, role_uid: reader, mapping_uid: eng }]);
+  });
+
+  it('loses what a mapping gave when the mapping or its provider is deleted, and the change is versioned', async () => {
+    const person = await addIdentity(null);
+    const eng = await addMapping(provider, 'eng', reader, org);
+    await addMapping(provider, 'ops', writer, org);
+    await sync(person, provider, ['eng', 'ops']);
+    assert.equal((await bindingsOf(person)).length, 2);
+    const version = async () =>
+      Number((await store.db.selectFrom('table_versions').select('version').where('table_name', '=', 'role_bindings').executeTakeFirstOrThrow()).version);
+    const v0 = await version();
+    await tx((t) => t.deleteFrom('external_group_role_mappings').where('uid', '=', eng).execute());
+    assert.deepEqual(
+      (await bindingsOf(person)).map((b) => b.role_uid),
+      [writer],
+    );
+    assert.ok((await version()) > v0, 'cached grants see the cascade');
+    await tx((t) => t.deleteFrom('identity_providers').where('uid', '=', provider).execute());
+    assert.deepEqual(await bindingsOf(person), []);
+  });
+
+  it('refuses an absurd number of groups and changes nothing', async () => {
+    const person = await addIdentity(null);
+    await addMapping(provider, 'g1', reader, org);
+    await assert.rejects(
+      sync(
+        person,
+        provider,
+        Array.from({ length: 10_001 }, (_, i) => `g${i}`),
+      ),
+      RangeError,
+    );
+    assert.deepEqual(await bindingsOf(person), []);
+  });
+});
