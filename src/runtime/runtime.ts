@@ -17,6 +17,7 @@ import { ListTotals } from '../list/list-totals.js';
 import { sharedSecret } from '../store/settings-store.js';
 import type { Store } from '../store/store.js';
 import type { OrgCreationPolicy, ServiceDeps } from './service-deps.js';
+import type { TermsDocument } from '../iam/terms/terms-documents.js';
 
 export interface RuntimeOptions {
   /** The URL clients reach the API at: token issuer and API audience. */
@@ -32,6 +33,8 @@ export interface RuntimeOptions {
   allowInsecureIssuers?: boolean;
   /** The registry's audience (its public host[:port]) when a registry listener runs. */
   registryAudience?: string;
+  /** The legal documents groups may accept (`--terms-file`). */
+  termsDocuments?: readonly TermsDocument[];
 }
 
 /** Work that runs beside the listeners, started and stopped with the runtime. */
@@ -68,7 +71,13 @@ export class Runtime {
     const pageTokens = new PageTokens(await sharedSecret(store, 'page-token-key'));
     await syncBuiltinRoles(store);
     const first = await firstStart(store, opts.org, opts.dataDir, opts.url);
-    const services: ServiceDeps = { store, pageTokens, counts: new ListTotals(), orgCreation: opts.orgCreation ?? 'owners' };
+    const services: ServiceDeps = {
+      store,
+      pageTokens,
+      counts: new ListTotals(),
+      orgCreation: opts.orgCreation ?? 'owners',
+      termsDocuments: opts.termsDocuments ?? [],
+    };
     const externalIssuers = new ExternalIssuers({ allowInsecureLoopback: opts.allowInsecureIssuers ?? false });
     const audiences = opts.registryAudience === undefined ? [opts.url] : [opts.url, opts.registryAudience];
     return new Runtime(

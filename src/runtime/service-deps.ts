@@ -1,4 +1,5 @@
 import type { PageTokens } from '../core/page-token.js';
+import type { TermsDocument } from '../iam/terms/terms-documents.js';
 import type { ListTotals } from '../list/list-totals.js';
 import type { Store } from '../store/store.js';
 
@@ -11,4 +12,6 @@ export interface ServiceDeps {
   pageTokens: PageTokens;
   counts: ListTotals;
   orgCreation: OrgCreationPolicy;
+  /** The legal documents groups may accept (`--terms-file`); none by default. */
+  termsDocuments: readonly TermsDocument[];
 }

@@ -2,6 +2,9 @@
 // folder → one line here → tests → docs.
 import type { DescService } from '@bufbuild/protobuf';
 import type { ServiceImpl } from '@connectrpc/connect';
+import { AccountAssociationsService } from '../gen/berth/iam/v2/account_associations_pb.js';
+import { AuthService } from '../gen/berth/auth/v1/auth_pb.js';
+import { GroupInvitesService } from '../gen/berth/iam/v2/group_invites_pb.js';
 import { GroupsService } from '../gen/berth/iam/v2/groups_pb.js';
 import { IdentitiesService } from '../gen/berth/iam/v2/identities_pb.js';
 import { PingService } from '../gen/berth/ping/v2/ping_pb.js';
@@ -9,8 +12,13 @@ import { ReposService } from '../gen/berth/registry/v2/repos_pb.js';
 import { RoleBindingsService } from '../gen/berth/iam/v2/role_bindings_pb.js';
 import { RolesService } from '../gen/berth/iam/v2/roles_pb.js';
 import { TagsService } from '../gen/berth/registry/v2/tags_pb.js';
+import { TermsService } from '../gen/berth/iam/v2/terms_pb.js';
 import { RegistryService } from '../gen/berth/registry/v1/registry_pb.js';
+import { accountAssociationsService } from '../iam/account-associations/service.js';
+import { authService } from '../iam/group-invites/registration-service.js';
+import { groupInvitesService } from '../iam/group-invites/service.js';
 import { groupsService } from '../iam/groups/service.js';
+import { termsService } from '../iam/terms/service.js';
 import { identitiesService } from '../iam/identities/service.js';
 import { pingService } from '../ping/ping-service.js';
 import { reposService } from '../registry/repos/service.js';
@@ -43,6 +51,10 @@ export const SERVICES: readonly DescService[] = [
   RoleBindingsService,
   GroupsService,
   IdentitiesService,
+  GroupInvitesService,
+  AccountAssociationsService,
+  TermsService,
+  AuthService,
 ];
 
 export function allServices(deps: ServiceDeps): ServiceEntry[] {
@@ -55,5 +67,9 @@ export function allServices(deps: ServiceDeps): ServiceEntry[] {
     entry(RoleBindingsService, roleBindingsService(deps)),
     entry(GroupsService, groupsService(deps)),
     entry(IdentitiesService, identitiesService(deps)),
+    entry(GroupInvitesService, groupInvitesService(deps)),
+    entry(AccountAssociationsService, accountAssociationsService(deps)),
+    entry(TermsService, termsService(deps)),
+    entry(AuthService, authService(deps)),
   ];
 }
