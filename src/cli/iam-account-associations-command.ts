@@ -58,8 +58,8 @@ function installations(specs: string[]): Record<string, { installations: { insta
   for (const s of specs) {
     const m = /^(\d+):(\d+)(?::(.+))?$/.exec(s);
     if (!m) throw new Error(`--github-installation must be APP_ID:INSTALLATION_ID[:NAME], got ${JSON.stringify(s)}`);
-    const app = (out[m[1]] ??= { installations: [] });
-    app.installations.push({ installationId: m[2], name: m[3] });
+    out[m[1]] ??= { installations: [] };
+    out[m[1]].installations.push({ installationId: m[2], name: m[3] });
   }
   return out;
 }
