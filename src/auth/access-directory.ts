@@ -28,6 +28,6 @@ export interface ExchangeCandidate {
 export interface ExchangeDirectory {
   /** The identity named by uid, or those whose exact issuer and subject are the token's (at most `limit`). */
   candidates(q: { identity: string; issuer: string; subject: string }, limit: number): Promise<ExchangeCandidate[]>;
-  /** Records that the identity just exchanged a token. */
-  markSeen(uid: string): Promise<void>;
+  /** Records that the identity just exchanged a token, and the verified email that token carried, if any. */
+  markSeen(uid: string, verifiedEmail?: string): Promise<void>;
 }

@@ -23,21 +23,21 @@ function matchesOne(exact: string | undefined, pattern: string | undefined, valu
   return pattern !== undefined && matchesPattern(pattern, value);
 }
 
-/** Whether the token is accepted for the identity; throws on a bad token or unreachable issuer. */
+/** The token's verified claims when it is accepted for the identity, else undefined; throws on a bad token or unreachable issuer. */
 export async function verifyClaimMatch(
   cm: Identity_ClaimMatch,
   assertion: string,
   claims: JWTPayload,
   deps: { externalIssuers: ExternalIssuers; issuerUrl: string },
-): Promise<boolean> {
+): Promise<JWTPayload | undefined> {
   const iss = typeof claims.iss === 'string' ? claims.iss : undefined;
   const named = cm.iss.case === 'issuer';
-  if (iss === undefined || !matchesOne(named ? cm.iss.value : undefined, cm.iss.case === 'issuerPattern' ? cm.iss.value : undefined, iss)) return false;
+  if (iss === undefined || !matchesOne(named ? cm.iss.value : undefined, cm.iss.case === 'issuerPattern' ? cm.iss.value : undefined, iss)) return undefined;
   const keys = await deps.externalIssuers.keys(iss, named);
   const { payload } = await jwtVerify(assertion, keys, { issuer: iss, requiredClaims: ['exp'] });
 
   const sub = claimText(payload.sub);
-  if (!matchesOne(cm.sub.case === 'subject' ? cm.sub.value : undefined, cm.sub.case === 'subjectPattern' ? cm.sub.value : undefined, sub)) return false;
+  if (!matchesOne(cm.sub.case === 'subject' ? cm.sub.value : undefined, cm.sub.case === 'subjectPattern' ? cm.sub.value : undefined, sub)) return undefined;
   const auds = payload.aud === undefined ? [] : Array.isArray(payload.aud) ? payload.aud : [payload.aud];
   const audOk =
     cm.aud.case === 'audience'
@@ -45,8 +45,8 @@ export async function verifyClaimMatch(
       : cm.aud.case === 'audiencePattern'
         ? auds.some((a) => matchesPattern(cm.aud.value as string, a))
         : auds.includes(deps.issuerUrl);
-  if (!audOk) return false;
-  for (const [k, v] of Object.entries(cm.claims)) if (claimText(payload[k]) !== v) return false;
-  for (const [k, v] of Object.entries(cm.claimPatterns)) if (!matchesOne(undefined, v, claimText(payload[k]))) return false;
-  return true;
+  if (!audOk) return undefined;
+  for (const [k, v] of Object.entries(cm.claims)) if (claimText(payload[k]) !== v) return undefined;
+  for (const [k, v] of Object.entries(cm.claimPatterns)) if (!matchesOne(undefined, v, claimText(payload[k]))) return undefined;
+  return payload;
 }

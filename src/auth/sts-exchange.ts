@@ -36,8 +36,21 @@ export interface ExchangeDeps {
   externalIssuers: ExternalIssuers;
 }
 
-/** How a candidate identity took the token: a static assertion to record, or an external token. */
-type Acceptance = { static: JWTPayload } | { external: true };
+/** How a candidate identity took the token: a static assertion to record, or an external token's verified claims. */
+type Acceptance = { static: JWTPayload } | { external: JWTPayload };
+
+const MAX_EMAIL = 254;
+const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,189}$/;
+
+/**
+ * The email an external token vouches for: its issuer signed it and says it
+ * verified it (email_verified: true). Berth keeps it as the identity's email,
+ * which is what an invite restricted to an address is checked against.
+ */
+function verifiedEmail(claims: JWTPayload): string | undefined {
+  const { email, email_verified: verified } = claims;
+  return verified === true && typeof email === 'string' && email.length <= MAX_EMAIL && EMAIL.test(email) ? email : undefined;
+}
 
 async function accepts(rel: ExchangeCandidate['relationship'], assertion: string, claims: JWTPayload, deps: ExchangeDeps): Promise<Acceptance | undefined> {
   try {
@@ -46,8 +59,8 @@ async function accepts(rel: ExchangeCandidate['relationship'], assertion: string
       return payload && { static: payload };
     }
     if (rel.case === 'claimMatch') {
-      const ok = await verifyClaimMatch(rel.value, assertion, claims, { externalIssuers: deps.externalIssuers, issuerUrl: deps.issuer.url });
-      return ok ? { external: true } : undefined;
+      const payload = await verifyClaimMatch(rel.value, assertion, claims, { externalIssuers: deps.externalIssuers, issuerUrl: deps.issuer.url });
+      return payload && { external: payload };
     }
   } catch {
     // a bad signature, an expired token, an issuer Berth may not or cannot reach: not this identity
@@ -82,7 +95,7 @@ export async function exchange(deps: ExchangeDeps, req: ExchangeRequest): Promis
     if ('static' in accepted && !(await recordAssertion(deps.store, assertionId(req.assertion, accepted.static), assertionExpiry(accepted.static)))) {
       throw assertionReplayed();
     }
-    await deps.identities.markSeen(row.uid);
+    await deps.identities.markSeen(row.uid, 'external' in accepted ? verifiedEmail(accepted.external) : undefined);
     return deps.issuer.mint(row.uid, audiences[0]);
   }
   throw noIdentityAccepts();

@@ -1,9 +1,10 @@
 // berth iam role-bindings: grant a role to an identity on a group, list and
 // revoke such grants. A role may be named by uid or by name ("viewer").
 import type { Command } from 'commander';
-import { apiCommand, connect, parentOrOrg, uidPath, type ApiClient, type ApiOptions } from './api-client.js';
+import { apiCommand, connect, parentOrOrg, uidPath, type ApiOptions } from './api-client.js';
 import { listAll } from './list-all.js';
 import { printDeleted, printList, printOne, type Column } from './output.js';
+import { resolveRole } from './resolve-names.js';
 
 interface Ref {
   uid?: string;
@@ -26,17 +27,6 @@ const COLUMNS: readonly Column<RoleBinding>[] = [
   { header: 'ROLE', value: (b) => label(b.role) },
   { header: 'GROUP', value: (b) => label(b.group) },
 ];
-
-const UID = /^[0-9a-f]{40}(?:\/[0-9a-f]{16})*$/;
-
-/** A role uid as given, or the uid of the one role with that name. */
-export async function resolveRole(client: ApiClient, role: string): Promise<string> {
-  if (UID.test(role)) return role;
-  const found = await listAll<Ref>(client, 'iam/v2/roles', 'roles', { name: role }, 50);
-  if (found.length === 0) throw new Error(`no role named ${JSON.stringify(role)} (see \`berth iam roles list\`)`);
-  if (found.length > 1) throw new Error(`${found.length} roles are named ${JSON.stringify(role)}; give its uid instead`);
-  return found[0].uid!;
-}
 
 export function iamRoleBindingsCommand(iam: Command): void {
   const bindings = iam

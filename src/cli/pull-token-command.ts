@@ -11,7 +11,7 @@ import { Option, type Command } from 'commander';
 import { PULL_TOKEN_ISSUER } from '../auth/pull-token-issuer.js';
 import { connect, parentOrOrg, uidPath, type ApiClient } from './api-client.js';
 import { registryHostOf } from './api-discovery.js';
-import { resolveRole } from './iam-role-bindings-command.js';
+import { resolveRole } from './resolve-names.js';
 
 const HOUR_MS = 3_600_000;
 /** The identity's longest key lifetime (static_keys.expiration_time). */

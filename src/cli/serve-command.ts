@@ -7,6 +7,7 @@ import { dataDirWarning } from '../store/private-files.js';
 import { DEFAULT_LIMITS, type ConnectionLimits } from '../server/connection-limits.js';
 import { describeDatabase } from '../store/store.js';
 import type { OrgCreationPolicy } from '../runtime/service-deps.js';
+import { readTermsFile } from '../iam/terms/terms-documents.js';
 
 function parseListen(value: string, flag = '--listen'): { host: string; port: number } {
   const m = /^(?:\[([^\]]+)\]|([^:]*)):(\d{1,5})$/.exec(value);
@@ -102,6 +103,7 @@ export function serveCommand(program: Command): void {
       'who may create root organizations through the API: owners (of an existing organization), anyone (any root-level identity), nobody',
       'owners',
     )
+    .option('--terms-file <file>', 'JSON file of the legal documents groups may accept: {"documents": [{"id": "tos.v1", "label": "…", "url": "https://…"}]}')
     .option(
       '--secrets-key-file <file>',
       'file holding the key (32+ random characters) that encrypts private keys and identity provider client secrets in the database; or BERTH_SECRETS_KEY',
@@ -144,6 +146,7 @@ Registry tokens: docker login <registry host> -u _token -p "$(npx berth auth tok
         allowOrgCreation: string;
         logLevel: string;
         secretsKeyFile?: string;
+        termsFile?: string;
         allowInsecureIssuers: boolean;
         maxConnections: string;
         idleTimeout: string;
@@ -155,6 +158,7 @@ Registry tokens: docker login <registry host> -u _token -p "$(npx berth auth tok
         const { host, port } = parseListen(o.listen);
         const registry = parseRegistry(o);
         const limits = parseLimits(o);
+        const termsDocuments = o.termsFile === undefined ? [] : readTermsFile(o.termsFile);
         const databaseUrl = o.database ?? process.env.BERTH_DATABASE_URL;
         const secretsKey = o.secretsKeyFile !== undefined ? readFileSync(o.secretsKeyFile, 'utf8') : process.env.BERTH_SECRETS_KEY || undefined;
         const warning = dataDirWarning(o.data);
@@ -172,6 +176,7 @@ Registry tokens: docker login <registry host> -u _token -p "$(npx berth auth tok
           allowInsecureIssuers: o.allowInsecureIssuers,
           limits,
           registry,
+          termsDocuments,
         });
         logger.info({ url: server.url, registryUrl: server.registryUrl, database: describeDatabase({ databaseUrl, dataDir: o.data }) }, 'berth is serving');
         // One write, so a reader of the first line has the registry's too.

@@ -1,6 +1,6 @@
 // Every error the IAM domain returns, made by name and declared in the catalogue.
 import { Code } from '@connectrpc/connect';
-import { alreadyExists, failedPrecondition, invalidArgument, notFound, permissionDenied, type FieldViolation } from '../core/api-error.js';
+import { alreadyExists, failedPrecondition, invalidArgument, notFound, permissionDenied, unimplemented, type FieldViolation } from '../core/api-error.js';
 import { defineError } from '../core/error-catalogue.js';
 
 export const IAM_DOMAIN = 'iam.berth.dev';
@@ -12,7 +12,7 @@ export const badIamRequest = defineError(
     name: 'badIamRequest',
     code: Code.InvalidArgument,
     detail: 'BadRequest',
-    when: "an invalid name, description, relationship, pattern or capability; a role binding above its identity's scope or with a role defined elsewhere",
+    when: "an invalid name, description, relationship, pattern or capability; a role binding above its identity's scope or with a role defined elsewhere; an invite's bad ttl, email or role; an account association's bad provider fields; terms documents the server does not offer",
   },
   (violations: FieldViolation[]) => invalidArgument(d, violations),
 );
@@ -152,4 +152,98 @@ export const externalGroupRoleMappingExists = defineError(
       `${provider}:${group}:${role}:${scope}`,
       'this identity provider already maps this external group to this role on this scope',
     ),
+);
+
+// Group invites
+export const inviteNotFound = defineError(
+  { domain: d, name: 'inviteNotFound', code: Code.NotFound, detail: 'ResourceInfo', when: 'the group invite does not exist' },
+  (uid: string) => notFound(d, 'iam.berth.dev/GroupInvite', uid),
+);
+// Forged, mistyped and deleted codes get one answer: deleted invites leave no
+// row behind to tell them apart, and telling them apart would make Register an
+// oracle for which codes were ever issued.
+export const inviteCodeInvalid = defineError(
+  {
+    domain: d,
+    name: 'inviteCodeInvalid',
+    code: Code.InvalidArgument,
+    detail: 'BadRequest',
+    when: 'an invite code that was never issued, is mistyped or forged, or whose invite was deleted (one answer for all, so codes cannot be probed)',
+  },
+  () => invalidArgument(d, [{ field: 'code', description: 'the invite code is not valid: it is mistyped, or its invite was deleted' }]),
+);
+export const inviteExpired = defineError(
+  {
+    domain: d,
+    name: 'inviteExpired',
+    code: Code.FailedPrecondition,
+    detail: 'PreconditionFailure',
+    type: 'INVITE_EXPIRED',
+    when: 'accepting an invite whose ttl has run out',
+  },
+  (expiredAt: string) => failedPrecondition(d, 'INVITE_EXPIRED', `the invite expired at ${expiredAt}; ask for a new one`),
+);
+export const inviteUsed = defineError(
+  {
+    domain: d,
+    name: 'inviteUsed',
+    code: Code.FailedPrecondition,
+    detail: 'PreconditionFailure',
+    type: 'INVITE_USED',
+    when: 'accepting a single-use invite that was accepted already',
+  },
+  () => failedPrecondition(d, 'INVITE_USED', 'the invite was for a single use and has been accepted already; ask for a new one'),
+);
+export const inviteOutOfScope = defineError(
+  {
+    domain: d,
+    name: 'inviteOutOfScope',
+    code: Code.FailedPrecondition,
+    detail: 'PreconditionFailure',
+    type: 'IDENTITY_SCOPE',
+    when: "accepting an invite to a group outside the caller's identity scope (an identity created under another group)",
+  },
+  () =>
+    failedPrecondition(
+      d,
+      'IDENTITY_SCOPE',
+      'this identity was created under a group and can join only that group and groups below it; accept the invite with a root-level identity',
+    ),
+);
+export const inviteEmailMismatch = defineError(
+  {
+    domain: d,
+    name: 'inviteEmailMismatch',
+    code: Code.PermissionDenied,
+    detail: 'ErrorInfo only',
+    when: "accepting an invite made for an email address that is not the caller identity's verified email",
+  },
+  () => permissionDenied(d, "the invite is for a specific email address, and it is not this identity's verified email"),
+);
+
+// Account associations
+export const accountAssociationNotFound = defineError(
+  { domain: d, name: 'accountAssociationNotFound', code: Code.NotFound, detail: 'ResourceInfo', when: 'the group has no account association' },
+  (uid: string) => notFound(d, 'iam.berth.dev/AccountAssociation', uid),
+);
+export const accountAssociationExists = defineError(
+  {
+    domain: d,
+    name: 'accountAssociationExists',
+    code: Code.AlreadyExists,
+    detail: 'ResourceInfo',
+    when: 'creating an account association for a group that has one (update it instead)',
+  },
+  (uid: string) => alreadyExists(d, 'iam.berth.dev/AccountAssociation', uid, 'the group already has an account association; update it instead'),
+);
+export const accountCheckUnsupported = defineError(
+  {
+    domain: d,
+    name: 'accountCheckUnsupported',
+    code: Code.Unimplemented,
+    detail: 'ErrorInfo only',
+    when: 'CheckAccountAssociation for a provider the association configures: Berth holds no cloud credentials and makes no live exchange',
+  },
+  (provider: string) =>
+    unimplemented(d, `Berth does not check ${provider} associations against the provider: it holds no cloud credentials and makes no live credential exchange`),
 );

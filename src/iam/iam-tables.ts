@@ -1,7 +1,8 @@
 // IAM's tables. Root groups, root-level identities and built-in roles have no
 // parent: parent_uid is NULL, so every other parent_uid is a foreign key to
 // its group and the database itself refuses to delete a group that still
-// holds anything (migration 0004).
+// holds anything (migration 0004). Invites, account associations and terms
+// acceptances go with their group instead (migration 0007).
 import type { ResourceColumns } from '../store/database.js';
 
 export interface GroupsTable extends ResourceColumns {
@@ -71,6 +72,36 @@ export interface ExternalGroupRoleMappingsTable extends ResourceColumns {
   scope_uid: string;
 }
 
+export interface GroupInvitesTable extends ResourceColumns {
+  parent_uid: string;
+  role_uid: string;
+  /** '' when anyone holding the code may accept. */
+  email: string;
+  single_use: number;
+  key_id: string;
+  /** sha256 (hex) of the code. */
+  code_hash: string;
+  expiration_time: string;
+  used_time: string | null;
+  used_by: string | null;
+}
+
+/** uid is the group's uid; parent_uid the group's parent (NULL for an organization). */
+export interface AccountAssociationsTable extends ResourceColumns {
+  parent_uid: string | null;
+  name: string;
+  description: string;
+  /** proto JSON of the providers (amazon, google, azure, github) */
+  providers: string;
+}
+
+export interface TermsAcceptancesTable extends ResourceColumns {
+  group_uid: string;
+  doc_id: string;
+  /** uid of the identity that accepted */
+  accepted_by: string;
+}
+
 declare module '../store/database.js' {
   interface Database {
     groups: GroupsTable;
@@ -79,5 +110,8 @@ declare module '../store/database.js' {
     role_bindings: RoleBindingsTable;
     identity_providers: IdentityProvidersTable;
     external_group_role_mappings: ExternalGroupRoleMappingsTable;
+    group_invites: GroupInvitesTable;
+    account_associations: AccountAssociationsTable;
+    terms_acceptances: TermsAcceptancesTable;
   }
 }

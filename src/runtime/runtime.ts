@@ -17,6 +17,7 @@ import { ListTotals } from '../list/list-totals.js';
 import { sharedSecret } from '../store/settings-store.js';
 import type { Store } from '../store/store.js';
 import type { OrgCreationPolicy, ServiceDeps } from './service-deps.js';
+import type { TermsDocument } from '../iam/terms/terms-documents.js';
 
 export interface RuntimeOptions {
   /** The URL clients reach the API at: token issuer and API audience. */
@@ -34,6 +35,8 @@ export interface RuntimeOptions {
   registryAudience?: string;
   /** The registry's public URL when a registry listener runs (announced in discovery for the CLI). */
   registryUrl?: string;
+  /** The legal documents groups may accept (`--terms-file`). */
+  termsDocuments?: readonly TermsDocument[];
 }
 
 /** Where the registry is, as clients name it. */
@@ -87,6 +90,7 @@ export class Runtime {
       orgCreation: opts.orgCreation ?? 'owners',
       secrets,
       allowInsecureIssuers: opts.allowInsecureIssuers ?? false,
+      termsDocuments: opts.termsDocuments ?? [],
     };
     const externalIssuers = new ExternalIssuers({ allowInsecureLoopback: opts.allowInsecureIssuers ?? false });
     const audiences = opts.registryAudience === undefined ? [opts.url] : [opts.url, opts.registryAudience];

@@ -1,5 +1,6 @@
 import type { KeyObject } from 'node:crypto';
 import type { PageTokens } from '../core/page-token.js';
+import type { TermsDocument } from '../iam/terms/terms-documents.js';
 import type { ListTotals } from '../list/list-totals.js';
 import type { Store } from '../store/store.js';
 
@@ -16,4 +17,6 @@ export interface ServiceDeps {
   secrets?: KeyObject;
   /** --allow-insecure-issuers: plain-http issuers on loopback (local testing). */
   allowInsecureIssuers: boolean;
+  /** The legal documents groups may accept (`--terms-file`); none by default. */
+  termsDocuments: readonly TermsDocument[];
 }

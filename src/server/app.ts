@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import type { FirstStartResult } from '../iam/first-start.js';
 import { Runtime } from '../runtime/runtime.js';
 import type { OrgCreationPolicy } from '../runtime/service-deps.js';
+import type { TermsDocument } from '../iam/terms/terms-documents.js';
 import { openStore, type Store } from '../store/store.js';
 import { RegistryListener } from '../oci/registry-listener.js';
 import { ApiListener } from './api-listener.js';
@@ -33,6 +34,8 @@ export interface ServeOptions {
   limits?: ConnectionLimits;
   /** The registry listener; none when absent (`--registry-listen off`). */
   registry?: RegistryServeOptions;
+  /** The legal documents groups may accept (`--terms-file`). */
+  termsDocuments?: readonly TermsDocument[];
 }
 
 export interface RegistryServeOptions {
@@ -92,6 +95,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       allowInsecureIssuers: opts.allowInsecureIssuers,
       registryAudience: registry?.config.host,
       registryUrl: registry?.config.publicUrl,
+      termsDocuments: opts.termsDocuments,
     });
     await api.attach(runtime);
     await registry?.attach(runtime);

@@ -2,6 +2,9 @@
 // folder → one line here → tests → docs.
 import type { DescService } from '@bufbuild/protobuf';
 import type { ServiceImpl } from '@connectrpc/connect';
+import { AccountAssociationsService } from '../gen/berth/iam/v2/account_associations_pb.js';
+import { AuthService } from '../gen/berth/auth/v1/auth_pb.js';
+import { GroupInvitesService } from '../gen/berth/iam/v2/group_invites_pb.js';
 import { GroupsService } from '../gen/berth/iam/v2/groups_pb.js';
 import { IdentitiesService } from '../gen/berth/iam/v2/identities_pb.js';
 import { IdentityProvidersService } from '../gen/berth/iam/v2/identity_providers_pb.js';
@@ -12,8 +15,13 @@ import { ReposService } from '../gen/berth/registry/v2/repos_pb.js';
 import { RoleBindingsService } from '../gen/berth/iam/v2/role_bindings_pb.js';
 import { RolesService } from '../gen/berth/iam/v2/roles_pb.js';
 import { TagsService } from '../gen/berth/registry/v2/tags_pb.js';
+import { TermsService } from '../gen/berth/iam/v2/terms_pb.js';
 import { RegistryService } from '../gen/berth/registry/v1/registry_pb.js';
+import { accountAssociationsService } from '../iam/account-associations/service.js';
+import { authService } from '../iam/group-invites/registration-service.js';
+import { groupInvitesService } from '../iam/group-invites/service.js';
 import { groupsService } from '../iam/groups/service.js';
+import { termsService } from '../iam/terms/service.js';
 import { identitiesService } from '../iam/identities/service.js';
 import { identityProvidersService } from '../iam/identity-providers/service.js';
 import { externalGroupRoleMappingsService } from '../iam/group-mappings/service.js';
@@ -52,6 +60,10 @@ export const SERVICES: readonly DescService[] = [
   IdentitiesService,
   IdentityProvidersService,
   ExternalGroupRoleMappingsService,
+  GroupInvitesService,
+  AccountAssociationsService,
+  TermsService,
+  AuthService,
 ];
 
 export function allServices(deps: ServiceDeps): ServiceEntry[] {
@@ -67,5 +79,9 @@ export function allServices(deps: ServiceDeps): ServiceEntry[] {
     entry(IdentitiesService, identitiesService(deps)),
     entry(IdentityProvidersService, identityProvidersService(deps)),
     entry(ExternalGroupRoleMappingsService, externalGroupRoleMappingsService(deps)),
+    entry(GroupInvitesService, groupInvitesService(deps)),
+    entry(AccountAssociationsService, accountAssociationsService(deps)),
+    entry(TermsService, termsService(deps)),
+    entry(AuthService, authService(deps)),
   ];
 }

@@ -1,6 +1,7 @@
 // The database keeps references whole: a group with anything in it cannot be
-// deleted, and what belongs to a row goes with it (bindings with their group
-// or identity, tags, tag history, manifests, blob links and uploads with
+// deleted, and what belongs to a row goes with it (bindings, invites, account
+// associations and terms acceptances with their group, bindings with their
+// identity, tags, tag history, manifests, blob links and uploads with
 // their repo; blob rows stay for gc). Also: a database made by
 // the first schema (parents '' for roots, rows pointing at nothing) upgrades.
 import assert from 'node:assert/strict';
@@ -51,6 +52,32 @@ describe('foreign keys', () => {
     const left = await rest(berth.url, 'GET', `/iam/v2/roleBindings?identity=${encodeURIComponent(who.uid)}`, { token });
     assert.equal(left.json.totalCount, '0');
     assert.deepEqual(await sqlQuery(berth, 'select uid from role_bindings where parent_uid = $1', [g]), []);
+  });
+
+  it('deletes a group together with its invites, account association and terms acceptances', async () => {
+    const g = await group('with-iam-records');
+    const viewer = '63921b2c44617e3f2603851537be0123af4a57d7';
+    assert.equal((await rest(berth.url, 'POST', `/iam/v2/groupInvites/${g}`, { token, body: { roleUid: viewer } })).status, 200);
+    const aa = await rest(berth.url, 'POST', `/iam/v2/accountAssociations/${g}`, { token, body: { name: 'aws', amazon: { account: '123456789012' } } });
+    assert.equal(aa.status, 200, aa.text);
+    // No --terms-file on this server: the acceptance is planted.
+    const now = new Date().toISOString();
+    await sqlQuery(berth, 'insert into terms_acceptances (uid, group_uid, doc_id, accepted_by, create_time, update_time) values ($1, $2, $3, $4, $5, $5)', [
+      `${g}/${randomBytes(8).toString('hex')}`,
+      g,
+      'tos.v1',
+      berth.ownerIdentity,
+      now,
+    ]);
+    const del = await rest(berth.url, 'DELETE', `/iam/v2/groups/${g}`, { token });
+    assert.equal(del.status, 200, del.text);
+    for (const [table, column] of [
+      ['group_invites', 'parent_uid'],
+      ['account_associations', 'uid'],
+      ['terms_acceptances', 'group_uid'],
+    ]) {
+      assert.deepEqual(await sqlQuery(berth, `select uid from ${table} where ${column} = $1`, [g]), [], table);
+    }
   });
 
   it('deletes a repo together with its tags, tag history and content, keeping blob rows for gc', async () => {

@@ -1,6 +1,7 @@
 // IAM's answer to auth's ExchangeDirectory: the identities that may accept a
 // token presented at /sts/exchange, found by uid or by exact issuer and
-// subject (indexed columns), and their last-seen time.
+// subject (indexed columns), their last-seen time and the verified email of
+// the external token they last exchanged (the identity's email).
 import type { ExchangeCandidate, ExchangeDirectory } from '../../auth/access-directory.js';
 import { nowIso } from '../../core/clock.js';
 import type { Store } from '../../store/store.js';
@@ -17,7 +18,8 @@ export class IamExchangeDirectory implements ExchangeDirectory {
     return rows.map((r) => ({ uid: r.uid, relationship: loadRelationship(r) }));
   }
 
-  async markSeen(uid: string): Promise<void> {
-    await transact(this.store, (tx) => tx.updateTable('identities').set({ last_seen_time: nowIso() }).where('uid', '=', uid).execute());
+  async markSeen(uid: string, verifiedEmail?: string): Promise<void> {
+    const changes = verifiedEmail === undefined ? { last_seen_time: nowIso() } : { last_seen_time: nowIso(), email: verifiedEmail };
+    await transact(this.store, (tx) => tx.updateTable('identities').set(changes).where('uid', '=', uid).execute());
   }
 }

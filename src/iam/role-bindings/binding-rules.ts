@@ -50,13 +50,20 @@ export function scopeViolations(b: NewBinding): FieldViolation[] {
       description: IDENTITY_SCOPE_RULE,
     });
   }
-  // A custom role's uid lies under the group that defines it, and it only
-  // means something there and below. Root-level role uids are the built-ins.
-  const roleHome = parentOf(b.roleUid);
-  if (roleHome === '' ? !isBuiltinRoleUid(b.roleUid) : !isSelfOrBelow(b.parent, roleHome)) {
-    out.push({ field: `${b.field}.role_uid`, description: 'the role is not defined at this group or above it' });
-  }
+  if (roleOutsideGroup(b.roleUid, b.parent)) out.push({ field: `${b.field}.role_uid`, description: ROLE_SCOPE_RULE });
   return out;
+}
+
+export const ROLE_SCOPE_RULE = 'the role is not defined at this group or above it';
+
+/**
+ * A custom role's uid lies under the group that defines it, and it only
+ * means something there and below. Root-level role uids are the built-ins.
+ * Bindings and invites (future bindings) alike.
+ */
+export function roleOutsideGroup(roleUid: string, group: string): boolean {
+  const roleHome = parentOf(roleUid);
+  return roleHome === '' ? !isBuiltinRoleUid(roleUid) : !isSelfOrBelow(group, roleHome);
 }
 
 /** Validates one binding against the database and inserts it; throws on the first problem. */

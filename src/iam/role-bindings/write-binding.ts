@@ -1,8 +1,8 @@
 // The one function that writes a role binding. Every path — the RoleBindings
-// RPCs after their checks, the owner of a new organization, first start, owner
-// recovery and the external group mapping sync at sign in — ends here, so the
-// identity-scope invariant holds for all of them, whoever forgets to check it
-// first.
+// RPCs after their checks, the owner of a new organization, accepting an
+// invite, first start, owner recovery and the external group mapping sync at
+// sign in — ends here, so the identity-scope invariant holds for all of them,
+// whoever forgets to check it first.
 import { bindingWithinIdentityScope, IDENTITY_SCOPE_RULE } from '../../auth/identity-scope.js';
 import { nowIso } from '../../core/clock.js';
 import { newChildUid } from '../../core/uidp.js';

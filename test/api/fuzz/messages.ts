@@ -176,10 +176,18 @@ export class Messages {
       }
       if (m.fieldKind === 'list') out[m.localName] = Array.from({ length: r.int(0, 3) }, () => this.typedSingle(m, depth));
       else if (m.fieldKind === 'map')
-        out[m.localName] = Object.fromEntries(Array.from({ length: r.int(0, 2) }, () => [r.weirdString().slice(0, 50), this.typedSingle(m, depth)]));
+        out[m.localName] = Object.fromEntries(Array.from({ length: r.int(0, 2) }, () => [this.typedMapKey(m.mapKey), this.typedSingle(m, depth)]));
       else out[m.localName] = this.typedSingle(m, depth);
     }
     return out;
+  }
+
+  /** A map key of the key's type, as protobuf-es spells keys (text; numbers in decimal). */
+  private typedMapKey(key: ScalarType): string {
+    const r = this.r;
+    if (key === ScalarType.STRING) return r.weirdString().slice(0, 50);
+    if (key === ScalarType.BOOL) return r.pick(['true', 'false']);
+    return r.pick(['0', '-1', '1', '201', '9223372036854775807', '-9223372036854775808']);
   }
 
   private typedSingle(f: DescField, depth: number): unknown {
