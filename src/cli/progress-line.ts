@@ -19,7 +19,7 @@ export class ProgressLine {
     this.last = now;
     this.lastKey = key;
     if (tty) {
-      const width = Math.max(20, (this.out.columns ?? 80) - 1);
+      const width = Math.max(20, (this.out.columns || 80) - 1); // 0 when the terminal does not say
       this.out.write(`\r\x1b[2K${text.slice(0, width)}`);
       this.shown = true;
     } else this.out.write(`${text}\n`);
