@@ -4,18 +4,20 @@ import { adminCommand } from './admin-command.js';
 import { authCommand } from './auth-command.js';
 import { iamCommand } from './iam-command.js';
 import { imagesCommand } from './images-command.js';
+import { registryCommand } from './registry-command.js';
 import { serveCommand } from './serve-command.js';
 
 const program = new Command();
 program
   .name('berth')
-  .description('Berth: a self-hosted container platform. Run the server, get tokens, manage IAM and images.')
+  .description('Berth: a self-hosted container platform. Run the server, get tokens, manage IAM and images, collect registry garbage.')
   .version('0.1.0')
   .showHelpAfterError();
 serveCommand(program);
 authCommand(program);
 iamCommand(program);
 imagesCommand(program);
+registryCommand(program);
 adminCommand(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {

@@ -9,7 +9,7 @@
 // got, DELETE cancels. The upload's state lives in the blob store and the
 // database, so the same URL keeps working across chunks and restarts.
 import type { Readable } from 'node:stream';
-import { linkBlob, repoHasBlob } from '../registry/content/blob-links.js';
+import { BlobCollectedError, linkCommittedBlob, repoHasBlob } from '../registry/content/blob-links.js';
 import { findUpload, forgetUpload, recordUpload } from '../registry/content/upload-sessions.js';
 import { DigestMismatchError, UploadNotFoundError, UploadOffsetError, UploadTooLargeError, type UploadInfo } from '../registry/blobs/blob-store.js';
 import type { Digest } from '../registry/content/digest.js';
@@ -75,7 +75,13 @@ async function appendBody(
   }
 }
 
-/** Commits the upload as `digest` and links the blob to the repo, in that order (a crash between leaves an orphan for gc, never a broken link). */
+/**
+ * Commits the upload as `digest` and links the blob to the repo, in that
+ * order (a crash between leaves an orphan for gc, never a broken link). When
+ * gc deleted identical bytes just as these were committed over them, the
+ * link is refused and the client is told to upload again: it is never told a
+ * blob is stored that is not.
+ */
 async function commitUpload(ctx: RegistryContext, repoUid: string, id: string, digest: Digest): Promise<void> {
   let size: number;
   try {
@@ -85,10 +91,16 @@ async function commitUpload(ctx: RegistryContext, repoUid: string, id: string, d
     if (err instanceof UploadNotFoundError) throw new OciError('BLOB_UPLOAD_UNKNOWN', undefined, { id });
     throw err;
   }
-  await transact(ctx.runtime.store, async (tx) => {
-    await linkBlob(tx, repoUid, digest.text, size);
-    await forgetUpload(tx, id);
-  });
+  try {
+    await transact(ctx.runtime.store, async (tx) => {
+      await linkCommittedBlob(tx, ctx.blobs, repoUid, digest, size);
+      await forgetUpload(tx, id);
+    });
+  } catch (err) {
+    if (err instanceof BlobCollectedError)
+      throw new OciError('BLOB_UPLOAD_UNKNOWN', 'the blob was garbage-collected as it was committed: upload it again', { id });
+    throw err;
+  }
 }
 
 async function startUpload(ctx: RegistryContext, repoUid: string): Promise<UploadInfo> {
@@ -102,7 +114,25 @@ async function startUpload(ctx: RegistryContext, repoUid: string): Promise<Uploa
   return upload;
 }
 
-/** Links `digest` from repository `from` when the caller may pull there and it holds the blob; false otherwise. */
+/** The repo a mount may take a blob from: `from` when the caller may pull there (not with a free-tier token), the repo itself without `from`. */
+async function mountSource(
+  ctx: RegistryContext,
+  request: Parameters<RegistryContext['authorizeRepo']>[0],
+  repoUid: string,
+  from: string | null,
+): Promise<string | undefined> {
+  if (from === null) return repoUid;
+  if (repoNameViolation(from)) return undefined;
+  try {
+    const access = await ctx.authorizeRepo(request, from, 'pull');
+    return access.pullTags ? undefined : access.target.repoUid; // a free-tier token mounts nothing
+  } catch (err) {
+    if (isOciError(err)) return undefined; // not allowed there: an ordinary upload instead, revealing nothing
+    throw err;
+  }
+}
+
+/** Links `digest` from repository `from` (or the repo's own link, renewed) when allowed and held there; false otherwise. */
 async function mountFrom(
   ctx: RegistryContext,
   request: Parameters<RegistryContext['authorizeRepo']>[0],
@@ -110,22 +140,22 @@ async function mountFrom(
   digest: Digest,
   from: string | null,
 ): Promise<boolean> {
-  const db = ctx.runtime.store.db;
-  if (from === null) return repoHasBlob(db, repoUid, digest.text);
-  if (repoNameViolation(from)) return false;
-  let source: string | undefined;
-  try {
-    const access = await ctx.authorizeRepo(request, from, 'pull');
-    source = access.pullTags ? undefined : access.target.repoUid; // a free-tier token mounts nothing
-  } catch (err) {
-    if (isOciError(err)) return false; // not allowed there: an ordinary upload instead, revealing nothing
-    throw err;
-  }
+  const source = await mountSource(ctx, request, repoUid, from);
   if (source === undefined) return false;
   const stored = await ctx.blobs.stat(digest);
-  if (!stored || !(await repoHasBlob(db, source, digest.text))) return false;
-  await transact(ctx.runtime.store, (tx) => linkBlob(tx, repoUid, digest.text, stored.size));
-  return true;
+  if (!stored) return false;
+  try {
+    // One transaction: the source still links the blob, and its bytes are there once the link holds the blob's row
+    // (gc deletes bytes only holding it). A blob the repo already links is linked again: the 201 renews gc's grace.
+    return await transact(ctx.runtime.store, async (tx) => {
+      if (!(await repoHasBlob(tx, source, digest.text))) return false;
+      await linkCommittedBlob(tx, ctx.blobs, repoUid, digest, stored.size);
+      return true;
+    });
+  } catch (err) {
+    if (err instanceof BlobCollectedError) return false; // an ordinary upload instead
+    throw err;
+  }
 }
 
 export function uploadStartRoute(ctx: RegistryContext): OciRoute {

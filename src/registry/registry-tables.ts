@@ -2,7 +2,9 @@
 // with it); a repo belongs to its group (the group cannot go while it exists).
 // Content (migration 0006): blobs are global and content-addressed; a repo
 // reads a blob only through its repo_blobs link; manifests, their references
-// and upload sessions belong to their repo and go with it.
+// and upload sessions belong to their repo and go with it. push_time
+// (migration 0007) is when a client last pushed a manifest or blob link: what
+// gc's grace period is measured from.
 import type { Generated } from 'kysely';
 import type { ResourceColumns } from '../store/database.js';
 
@@ -40,6 +42,8 @@ export interface RepoBlobsTable {
   repo_uid: string;
   digest: string;
   create_time: string;
+  /** When a client last uploaded or mounted the blob into the repo (gc's grace runs from it). */
+  push_time: string;
 }
 
 export interface ManifestsTable {
@@ -59,6 +63,8 @@ export interface ManifestsTable {
   architecture: string | null;
   variant: string | null;
   create_time: string;
+  /** When a client last put the manifest (gc's grace runs from it); create_time stays the first put. */
+  push_time: string;
 }
 
 /** What a manifest lists: blobs (config at position 0, then layers) or child manifests (index entries, with their platforms). */

@@ -2,7 +2,6 @@
 // default public URLs carry the real ports), the runtime, then the listeners
 // attached to it. Closing runs the other way: both listeners drain, workers
 // stop, the store closes.
-import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { FirstStartResult } from '../iam/first-start.js';
 import { Runtime } from '../runtime/runtime.js';
@@ -10,6 +9,7 @@ import type { OrgCreationPolicy } from '../runtime/service-deps.js';
 import type { TermsDocument } from '../iam/terms/terms-documents.js';
 import { openStore, type Store } from '../store/store.js';
 import { RegistryListener } from '../oci/registry-listener.js';
+import { registryBlobRoot } from '../registry/blobs/fs-blob-layout.js';
 import { ApiListener } from './api-listener.js';
 import { DEFAULT_LIMITS, type ConnectionLimits } from './connection-limits.js';
 
@@ -82,7 +82,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
         ...opts.registry,
         logger: opts.logger,
         limits: { ...(opts.limits ?? DEFAULT_LIMITS), requestTimeoutMs: opts.registry.requestTimeoutMs ?? REGISTRY_REQUEST_TIMEOUT_MS },
-        blobRoot: join(opts.dataDir, 'registry'),
+        blobRoot: registryBlobRoot(opts.dataDir),
       });
     const url = (opts.publicUrl ?? api.url).replace(/\/$/, '');
     runtime = await Runtime.start(store, {

@@ -1,7 +1,21 @@
 // What the running database can do, in one place: the only code that knows
 // SQLite from PostgreSQL. Migrations and queries ask this object instead of
 // comparing dialect names.
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { type Kysely, PostgresAdapter, type RawBuilder, sql } from 'kysely';
+
+/**
+ * A row lock taken by a SELECT inside a transaction, held to its end. 'share'
+ * (PostgreSQL FOR KEY SHARE) lets other 'share' holders and ordinary updates
+ * through and waits only for an 'exclusive' one; 'exclusive' (FOR UPDATE)
+ * waits for every other lock on the row and keeps them all out.
+ */
+export type RowLock = 'share' | 'exclusive';
+
+/** The part of a SELECT builder a row lock is added to (Kysely's SelectQueryBuilder). */
+export interface LockableQuery<Q> {
+  forKeyShare(): Q;
+  forUpdate(): Q;
+}
 
 /** A foreign key pointing at a table: the referencing table and column. */
 export interface Reference {
@@ -44,6 +58,13 @@ export interface DatabaseCapabilities {
    * chooses well by itself (PostgreSQL).
    */
   readonly unindexed?: (column: string) => RawBuilder<string>;
+  /**
+   * The SELECT `q` with row lock `mode`. PostgreSQL locks the rows read;
+   * SQLite has no row locks and needs none: a transaction holds the
+   * database's one write lock from BEGIN IMMEDIATE to its end (sqlite-driver.ts),
+   * so every transaction is alone among writers and `q` is returned as is.
+   */
+  lockRows<Q extends LockableQuery<Q>>(q: Q, mode: RowLock): Q;
 }
 
 export const SQLITE: DatabaseCapabilities = {
@@ -73,6 +94,7 @@ export const SQLITE: DatabaseCapabilities = {
     return r.rows;
   },
   unindexed: (column) => sql<string>`+${sql.ref(column)}`,
+  lockRows: (q) => q,
 };
 
 export const POSTGRES: DatabaseCapabilities = {
@@ -108,4 +130,13 @@ export const POSTGRES: DatabaseCapabilities = {
       order by cl.relname`.execute(db);
     return r.rows;
   },
+  lockRows: (q, mode) => (mode === 'exclusive' ? q.forUpdate() : q.forKeyShare()),
 };
+
+/**
+ * The capabilities of the database behind `ex` (the store's Kysely or a
+ * transaction), for data functions that are handed only a transaction.
+ */
+export function capabilitiesOf(ex: { getExecutor(): { adapter: unknown } }): DatabaseCapabilities {
+  return ex.getExecutor().adapter instanceof PostgresAdapter ? POSTGRES : SQLITE;
+}

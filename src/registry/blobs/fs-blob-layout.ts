@@ -7,6 +7,11 @@
 import { join } from 'node:path';
 import { type Digest, parseDigest } from '../content/digest.js';
 
+/** Where the server keeps the filesystem blob store: <data dir>/registry (gc opens the same). */
+export function registryBlobRoot(dataDir: string): string {
+  return join(dataDir, 'registry');
+}
+
 export class FsBlobLayout {
   readonly blobs: string;
   readonly uploads: string;

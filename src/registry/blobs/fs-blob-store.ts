@@ -11,6 +11,10 @@
 //   process per root: an append in another process could hold the upload
 //   file open across this one's commit (a rename) and write into the
 //   committed blob. Several instances need a shared-object-store driver.
+//   `berth registry gc` is the one other process on a root: it only stats,
+//   lists and deletes committed blobs (atomic on a path) and cancels uploads
+//   older than its upload grace; a commit whose upload it removed meanwhile
+//   is UploadNotFoundError.
 import type { Hash } from 'node:crypto';
 import type { Dirent } from 'node:fs';
 import { type FileHandle, mkdir, open, opendir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
@@ -153,7 +157,10 @@ export class FsBlobStore implements BlobStore {
       await file.utimes(now, now);
       await file.sync();
       await makeDirs(this.layout.blobDir(digest));
-      await rename(this.layout.uploadData(id), target);
+      // Gone since we opened it: cancelled from another process (gc clearing a stale upload). Nothing was committed.
+      await rename(this.layout.uploadData(id), target).catch((err: NodeJS.ErrnoException) => {
+        throw err.code === 'ENOENT' ? new UploadNotFoundError() : err;
+      });
       await syncDir(this.layout.blobDir(digest));
       this.hashes.delete(id);
       // Committed from here on. A cleanup that fails leaves a directory without data, which uploads() lists for gc.

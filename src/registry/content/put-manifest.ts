@@ -4,10 +4,15 @@
 // distribution spec allows), or when a descriptor's size differs from what is
 // stored (SIZE_INVALID): the platform size queries add these sizes up, so they
 // must be the real ones. A subject need not exist (the spec requires that).
-// Putting a manifest the repo already holds changes nothing.
+// Putting a manifest the repo already holds changes nothing but its
+// push_time (gc's grace counts from the latest put).
+// The checks and the insert run under the repo's content lock
+// (repo-content-lock.ts), so gc cannot take a blob link or a child manifest
+// away between them: a manifest is stored only with everything it lists.
 import { nowIso } from '../../core/clock.js';
 import type { Tx } from '../../store/transact.js';
 import type { ManifestRefsTable } from '../registry-tables.js';
+import { lockRepoContent } from './repo-content-lock.js';
 import { isPlatformWord, type Descriptor, type Platform } from './descriptor.js';
 import { digestOf, parseDigest } from './digest.js';
 import type { ParsedManifest } from './manifest.js';
@@ -97,16 +102,17 @@ export async function putManifest(
   const d = parseDigest(digest);
   if (!d || digestOf(bytes, d.algorithm) !== digest) throw new TypeError(`manifest bytes do not hash to ${digest.slice(0, 140)}`);
   const platform = parsed.kind === 'image' ? validPlatform(opts.platform) : undefined;
+  const now = opts.now ?? nowIso();
+  await lockRepoContent(tx, repoUid, 'share');
   const held = await tx.selectFrom('manifests').select('architecture').where('repo_uid', '=', repoUid).where('digest', '=', digest).executeTakeFirst();
   if (held) {
-    if (platform && held.architecture === null) {
-      await tx
-        .updateTable('manifests')
-        .set({ os: platform.os, architecture: platform.architecture, variant: platform.variant ?? null })
-        .where('repo_uid', '=', repoUid)
-        .where('digest', '=', digest)
-        .execute();
-    }
+    const learned = platform && held.architecture === null ? { os: platform.os, architecture: platform.architecture, variant: platform.variant ?? null } : {};
+    await tx
+      .updateTable('manifests')
+      .set({ push_time: now, ...learned })
+      .where('repo_uid', '=', repoUid)
+      .where('digest', '=', digest)
+      .execute();
     return { ok: true, created: false };
   }
 
@@ -158,7 +164,8 @@ export async function putManifest(
       os: platform?.os ?? null,
       architecture: platform?.architecture ?? null,
       variant: platform?.variant ?? null,
-      create_time: opts.now ?? nowIso(),
+      create_time: now,
+      push_time: now,
     })
     .onConflict((oc) => oc.columns(['repo_uid', 'digest']).doNothing())
     .executeTakeFirst();

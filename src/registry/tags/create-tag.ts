@@ -4,6 +4,7 @@ import type { CreateTagRequest, Tag } from '../../gen/berth/registry/v2/tags_pb.
 import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { transact } from '../../store/transact.js';
 import { statManifest } from '../content/get-manifest.js';
+import { lockRepoContent } from '../content/repo-content-lock.js';
 import { badRegistryRequest, repoNotFound, tagDigestNotInRepo } from '../errors.js';
 import { digestViolation, tagNameViolation } from '../names.js';
 import { tagFromRow } from './tag-row.js';
@@ -20,8 +21,8 @@ export async function createTag(deps: ServiceDeps, req: CreateTagRequest): Promi
   const bad = [tagNameViolation(name, 'tag.name'), digestViolation(digest, 'tag.digest')].filter((v): v is FieldViolation => v !== undefined);
   if (bad.length > 0) throw badRegistryRequest(bad);
   return transact(deps.store, async (tx) => {
-    const repo = await tx.selectFrom('repos').select('uid').where('uid', '=', req.parent).executeTakeFirst();
-    if (!repo) throw repoNotFound(req.parent);
+    // The repo's content lock first: gc cannot delete the manifest between the check and the tag.
+    if (!(await lockRepoContent(tx, req.parent, 'share'))) throw repoNotFound(req.parent);
     if (!(await statManifest(tx, req.parent, digest))) throw tagDigestNotInRepo(req.parent, digest);
     return tagFromRow(await setTag(tx, req.parent, name, digest, nowIso(), { deprecated: req.tag?.deprecated ?? false }));
   });
