@@ -16,7 +16,10 @@
 // token on every request, fetched once through its token flow. With two
 // cores or more the servers are pinned to core 0 and this process to core 1.
 // Three runs (the server that goes first alternates), medians; ratios are
-// taken within each run, then their median.
+// taken within each run, then their median. Server CPU counts the server's
+// own threads: page-cache writeback done by the kernel's flusher threads is
+// not charged to it, while an fsync (Berth, each PATCH and commit) makes its
+// own thread write back what is still dirty.
 // Usage: npm run bench:registry [-- --mib 1024 --small-mib 64 --chunk-mib 16 (0: no chunked push)
 //          --manifests 1000 --connections 16 --runs 3
 //          --database postgres://…/postgres (a server Berth may create databases on: each run makes its own, dropped after)
@@ -28,7 +31,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
@@ -74,7 +77,8 @@ for (const [name, v] of [
 if (!Number.isSafeInteger(CHUNK) || CHUNK < 0) throw new Error('--chunk-mib must be 0 or a positive integer');
 
 // Servers on core 0, load on core 1, when there are two cores and taskset.
-const PIN = availableParallelism() >= 2 && spawnSync('taskset', ['-V']).status === 0;
+const CORES = availableParallelism(); // before this process is pinned to one
+const PIN = CORES >= 2 && spawnSync('taskset', ['-V']).status === 0;
 if (PIN) spawnSync('taskset', ['-apc', '1', String(process.pid)], { stdio: 'ignore' });
 
 // ---- processes ------------------------------------------------------------
@@ -668,6 +672,12 @@ function bytesOf(k: PhaseKey): number {
 
 async function main() {
   if (!existsSync(DISTRIBUTION) && !values.profile) throw new Error(`${DISTRIBUTION} is not installed (apt-get install docker-registry)`);
+  // Other work on the machine moves rates far more than server CPU per unit of work: say how busy it was.
+  const load = () =>
+    loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ');
+  console.log(`load average at the start: ${load()} (${CORES} cores)`);
   const t0 = performance.now();
   const content: Content = {
     small: makeBlob(SMALL),
@@ -740,6 +750,7 @@ async function main() {
     );
   }
   report(list, runs);
+  console.log(`\nload average at the end: ${load()}`);
 }
 
 try {
