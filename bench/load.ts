@@ -1,5 +1,6 @@
 // A small closed-loop load generator: N keep-alive connections each issue
-// requests back to back for a fixed time; reports req/s and latency percentiles.
+// requests back to back, for a fixed time (runLoad) or until a fixed number
+// of requests has been sent (runCount); reports req/s and latency percentiles.
 import http from 'node:http';
 
 export interface LoadResult {
@@ -17,7 +18,9 @@ export interface RequestSpec {
   method: string;
   path: string;
   headers?: Record<string, string>;
-  body?: string;
+  body?: string | Buffer;
+  /** The status that counts as success; by default any status below 400. */
+  expect?: number;
 }
 
 function once(agent: http.Agent, base: URL, spec: RequestSpec): Promise<number> {
@@ -31,19 +34,20 @@ function once(agent: http.Agent, base: URL, spec: RequestSpec): Promise<number> 
   });
 }
 
-export async function runLoad(baseUrl: string, next: (i: number) => RequestSpec, connections: number, seconds: number): Promise<LoadResult> {
+/** Runs `connections` workers, each taking request specs while `more()` holds. */
+async function drive(baseUrl: string, next: (i: number) => RequestSpec, connections: number, more: () => boolean): Promise<LoadResult> {
   const base = new URL(baseUrl);
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
   const latencies: number[] = [];
   let errors = 0;
   let counter = 0;
-  const deadline = performance.now() + seconds * 1000;
   const worker = async () => {
-    while (performance.now() < deadline) {
+    while (more()) {
+      const spec = next(counter++);
       const t0 = performance.now();
       try {
-        const status = await once(agent, base, next(counter++));
-        if (status >= 400) errors++;
+        const status = await once(agent, base, spec);
+        if (spec.expect === undefined ? status >= 400 : status !== spec.expect) errors++;
       } catch {
         errors++;
       }
@@ -57,6 +61,17 @@ export async function runLoad(baseUrl: string, next: (i: number) => RequestSpec,
   latencies.sort((a, b) => a - b);
   const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0;
   return { requests: latencies.length, errors, seconds: elapsed, rps: latencies.length / elapsed, p50: pct(50), p99: pct(99) };
+}
+
+export function runLoad(baseUrl: string, next: (i: number) => RequestSpec, connections: number, seconds: number): Promise<LoadResult> {
+  const deadline = performance.now() + seconds * 1000;
+  return drive(baseUrl, next, connections, () => performance.now() < deadline);
+}
+
+/** Sends exactly `total` requests (`next` is called with 0 … total-1) over `connections` connections. */
+export function runCount(baseUrl: string, next: (i: number) => RequestSpec, connections: number, total: number): Promise<LoadResult> {
+  let issued = 0;
+  return drive(baseUrl, next, connections, () => issued++ < total);
 }
 
 export function formatResult(name: string, r: LoadResult): string {

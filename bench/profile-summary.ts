@@ -22,10 +22,30 @@ interface CpuProfile {
   nodes: ProfileNode[];
   samples: number[];
   timeDeltas: number[];
+  /** µs on the monotonic clock (process.hrtime in any process on the machine). */
+  startTime: number;
 }
 
-// First match wins; tested against "url functionName".
-const PARTS: Array<[string, RegExp]> = [
+/** A span of the monotonic clock in µs (process.hrtime.bigint() / 1000n): only the samples taken in it count. */
+export interface Window {
+  from: number;
+  to: number;
+}
+
+/** The weight of each sample: its time delta, or 0 outside the window. */
+function weights(profile: CpuProfile, window?: Window): number[] {
+  let t = profile.startTime;
+  return profile.timeDeltas.map((d) => {
+    t += d;
+    return window === undefined || (t >= window.from && t <= window.to) ? d : 0;
+  });
+}
+
+/** Named parts of the server, each a pattern tested against "url functionName"; first match wins. */
+export type Parts = Array<[string, RegExp]>;
+
+// The API's parts (bench/api.ts).
+const PARTS: Parts = [
   [
     'protobuf messages (create, timestamps, row mappers)',
     /\/src\/core\/clock\.|-row\.js|@bufbuild\/protobuf\/dist\/esm\/(create|wkt|reflect)|\/src\/(iam|registry)\/.*\/(list|get)-|@bufbuild\/protobuf/,
@@ -46,17 +66,37 @@ const PARTS: Array<[string, RegExp]> = [
   ['other Berth code', /\/src\//],
 ];
 
-function partOf(frame: CallFrame): string | undefined {
+// The registry's parts (bench/registry.ts): hashing, the blob store and the
+// file system ahead of the rest, so a blob's bytes are charged to what
+// handles them rather than to the route that started it.
+export const REGISTRY_PARTS: Parts = [
+  ['sha256 (node:crypto Hash)', /node:internal\/crypto\//],
+  ['blob store (src/registry/blobs)', /\/src\/registry\/blobs\//],
+  ['file system (node:fs)', /node:(fs|internal\/fs)/],
+  ['database driver (node:sqlite / pg)', /\/src\/store\/(sqlite|postgres)|node_modules\/(pg|pg-protocol|pg-pool|pg-types|postgres-[a-z]+)\//],
+  ['Kysely (build, compile, executor) + compiled queries', /node_modules\/kysely\/|\/src\/store\//],
+  ['auth (token verify, access, grants)', /\/src\/auth\/|node_modules\/jose\/|\/src\/oci\/(authorize-repo|repo-permissions|repo-target|registry-token)\./],
+  ['manifests, tags (src/registry/content, tags, tag-history)', /\/src\/registry\//],
+  ['OCI routes (src/oci)', /\/src\/oci\//],
+  [
+    'sockets: HTTP (Fastify, node:http), streams and, on PostgreSQL, the database connection',
+    /node_modules\/(fastify|find-my-way|light-my-request|avvio|@fastify|fast-)|node:(_http|http|net|stream|internal\/(http|streams|stream_base|net|timers))/,
+  ],
+  ['other Berth code', /\/src\//],
+];
+
+function partOf(frame: CallFrame, parts: Parts): string | undefined {
   if (frame.functionName === '(garbage collector)') return 'garbage collection';
   if (frame.functionName === '(idle)') return 'idle';
   if (frame.functionName === '(program)') return 'V8 / native (unattributed)';
   const text = `${frame.url} ${frame.functionName}`;
   if (frame.url === '') return undefined;
-  for (const [name, re] of PARTS) if (re.test(text)) return name;
+  for (const [name, re] of parts) if (re.test(text)) return name;
   return undefined;
 }
 
-export function summarize(profile: CpuProfile): { parts: Array<[string, number]>; busyMs: number } {
+export function summarize(profile: CpuProfile, partList: Parts = PARTS, window?: Window): { parts: Array<[string, number]>; busyMs: number } {
+  const weight = weights(profile, window);
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
@@ -67,7 +107,7 @@ export function summarize(profile: CpuProfile): { parts: Array<[string, number]>
     let cur: number | undefined = id;
     let part: string | undefined;
     while (cur !== undefined && part === undefined) {
-      part = partOf(byId.get(cur)!.callFrame);
+      part = partOf(byId.get(cur)!.callFrame, partList);
       cur = parent.get(cur);
     }
     const out = part ?? 'other (node internals)';
@@ -76,8 +116,9 @@ export function summarize(profile: CpuProfile): { parts: Array<[string, number]>
   };
   const totals = new Map<string, number>();
   for (let i = 0; i < profile.samples.length; i++) {
+    if (weight[i] === 0) continue;
     const part = chargeOf(profile.samples[i]);
-    totals.set(part, (totals.get(part) ?? 0) + (profile.timeDeltas[i] ?? 0));
+    totals.set(part, (totals.get(part) ?? 0) + weight[i]);
   }
   totals.delete('idle');
   const busy = [...totals.values()].reduce((a, b) => a + b, 0);
@@ -85,10 +126,38 @@ export function summarize(profile: CpuProfile): { parts: Array<[string, number]>
   return { parts, busyMs: busy / 1000 };
 }
 
-export function formatSummary(title: string, file: string): string {
-  const { parts, busyMs } = summarize(JSON.parse(readFileSync(file, 'utf8')) as CpuProfile);
+/** The functions with the most self time (idle left out), as shares of the busy time. */
+export function topFunctions(profile: CpuProfile, n: number, window?: Window): Array<[string, number]> {
+  const weight = weights(profile, window);
+  const self = new Map<number, number>();
+  for (let i = 0; i < profile.samples.length; i++) self.set(profile.samples[i], (self.get(profile.samples[i]) ?? 0) + weight[i]);
+  const byName = new Map<string, number>();
+  let busy = 0;
+  for (const node of profile.nodes) {
+    const t = self.get(node.id) ?? 0;
+    const f = node.callFrame;
+    if (t === 0 || f.functionName === '(idle)') continue;
+    busy += t;
+    const where = f.url ? ` ${f.url.replace(/^.*\/(dist|node_modules)\//, '').replace(/^file:\/\//, '')}:${f.lineNumber + 1}` : '';
+    const key = `${f.functionName || '(anonymous)'}${where}`;
+    byName.set(key, (byName.get(key) ?? 0) + t);
+  }
+  return [...byName.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, n)
+    .map(([k, v]) => [k, v / busy] as [string, number]);
+}
+
+/** `top`: also list that many functions by self time; `window`: only the samples taken in it. */
+export function formatSummary(title: string, file: string, partList?: Parts, top = 0, window?: Window): string {
+  const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
+  const { parts, busyMs } = summarize(profile, partList, window);
   const lines = [`${title} (${(busyMs / 1000).toFixed(1)} s busy)`];
   for (const [name, share] of parts) lines.push(`  ${(share * 100).toFixed(1).padStart(5)} %  ${name}`);
+  if (top > 0) {
+    lines.push('  functions by self time:');
+    for (const [name, share] of topFunctions(profile, top, window)) lines.push(`  ${(share * 100).toFixed(1).padStart(5)} %  ${name}`);
+  }
   return lines.join('\n');
 }
 

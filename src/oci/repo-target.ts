@@ -1,9 +1,11 @@
 // What a registry repository name refers to: `<org>/<path>` is the repo named
 // <path> whose parent is the root group (organization) named <org>. Resolved
-// in one read; the caller decides what a missing org or repo means, and only
-// after it has checked permission (so the answer never reveals existence).
+// in one read (built and compiled once: it runs on every registry request);
+// the caller decides what a missing org or repo means, and only after it has
+// checked permission (so the answer never reveals existence).
 import '../iam/iam-tables.js';
 import '../registry/registry-tables.js';
+import { runCompiled } from '../store/compiled-queries.js';
 import type { Executor } from '../store/transact.js';
 
 export interface RepoTarget {
@@ -23,12 +25,13 @@ export async function resolveRepoTarget(db: Executor, name: string): Promise<Rep
   const slash = name.indexOf('/');
   const orgName = slash < 0 ? name : name.slice(0, slash);
   const path = slash < 0 ? '' : name.slice(slash + 1);
-  const row = await db
-    .selectFrom('groups as g')
-    .leftJoin('repos as r', (j) => j.onRef('r.parent_uid', '=', 'g.uid').on('r.name', '=', path))
-    .select(['g.uid as org_uid', 'r.uid as repo_uid'])
-    .where('g.parent_uid', 'is', null)
-    .where('g.name', '=', orgName)
-    .executeTakeFirst();
+  const [row] = await runCompiled<{ org_uid: string; repo_uid: string | null }>(db, 'registry repo target', [orgName, path], ([org, repo]) =>
+    db
+      .selectFrom('groups as g')
+      .leftJoin('repos as r', (j) => j.onRef('r.parent_uid', '=', 'g.uid').on('r.name', '=', repo as string))
+      .select(['g.uid as org_uid', 'r.uid as repo_uid'])
+      .where('g.parent_uid', 'is', null)
+      .where('g.name', '=', org as string),
+  );
   return { name, orgName, path, orgUid: row?.org_uid, repoUid: row?.repo_uid ?? undefined };
 }
