@@ -26,7 +26,7 @@ export interface ExchangeCandidate {
 }
 
 export interface ExchangeDirectory {
-  /** The identity named by uid, or those whose exact issuer and subject are the token's (at most `limit`). */
+  /** The identity named by uid, or those whose exact issuer and subject are the token's and the claimMatch ones with issuer or subject patterns (at most `limit`). */
   candidates(q: { identity: string; issuer: string; subject: string }, limit: number): Promise<ExchangeCandidate[]>;
   /** Records that the identity just exchanged a token, and the verified email that token carried, if any. */
   markSeen(uid: string, verifiedEmail?: string): Promise<void>;

@@ -1,5 +1,6 @@
 // The issuer's tables: its signing keys, and the static-key assertions
-// /sts/exchange accepted, kept until they expire so none is used twice.
+// /sts/exchange accepted, kept until they expire so none is used twice, and
+// the refresh tokens it handed out (refresh-tokens.ts).
 export interface SigningKeysTable {
   kid: string;
   algorithm: string;
@@ -13,9 +14,25 @@ export interface UsedAssertionsTable {
   expire_time: string;
 }
 
+export interface RefreshTokensTable {
+  /** sha256 (hex) of the refresh token; the token itself is never stored. */
+  id: string;
+  /** Every token rotated from the same exchange shares it; reuse revokes them all. */
+  chain_id: string;
+  identity_uid: string;
+  audience: string;
+  /** The narrowing claims of the tokens it mints (JSON object). */
+  narrowing: string;
+  /** 1 once rotated: presenting it again is a reuse. */
+  used: number;
+  expire_time: string;
+  create_time: string;
+}
+
 declare module '../store/database.js' {
   interface Database {
     signing_keys: SigningKeysTable;
     used_assertions: UsedAssertionsTable;
+    refresh_tokens: RefreshTokensTable;
   }
 }

@@ -6,6 +6,7 @@ import type { AccessDirectory } from './access-directory.js';
 import { Caller } from './caller.js';
 import { identityGone, tokenInvalid, tokenRequired } from './errors.js';
 import type { Issuer } from './issuer.js';
+import { narrowingOf, type TokenNarrowing } from './token-narrowing.js';
 
 export class Authenticator {
   constructor(
@@ -20,8 +21,11 @@ export class Authenticator {
     const m = /^Bearer\s+(\S+)$/i.exec(authorization ?? '');
     if (!m) throw tokenRequired(domain);
     let subject: string;
+    let narrowing: TokenNarrowing;
     try {
-      subject = (await this.issuer.verify(m[1], this.audiences)).subject;
+      const verified = await this.issuer.verify(m[1], this.audiences);
+      subject = verified.subject;
+      narrowing = narrowingOf(verified.claims);
     } catch (err) {
       if (isDatabaseUnavailable(err)) throw err; // reloading keys failed: not the token's fault
       throw tokenInvalid(domain);
@@ -29,6 +33,6 @@ export class Authenticator {
     // A valid signature is not enough: the identity may have been deleted since.
     const access = await this.access.load(subject);
     if (!access.exists) throw identityGone(domain);
-    return new Caller(subject, access);
+    return new Caller(subject, access, narrowing);
   }
 }

@@ -6,6 +6,7 @@ import { capabilityMissing, tokenRequired } from './errors.js';
 import type { AccessState } from './access-directory.js';
 import { capabilityName } from './capability-names.js';
 import { Grants } from './grants.js';
+import type { TokenNarrowing } from './token-narrowing.js';
 import type { TableVersions } from '../store/table-versions.js';
 
 export class Caller {
@@ -15,6 +16,8 @@ export class Caller {
     /** uid of the identity the token was issued to; "" when anonymous. */
     readonly identityUid: string,
     private readonly access?: AccessState,
+    /** The token's down-scoping (its `berth_caps` and `berth_scopes` claims), applied to the live grants on every request. */
+    private readonly narrowing: TokenNarrowing = {},
   ) {}
 
   /** The table versions read when this caller's access was checked (none when anonymous). */
@@ -28,7 +31,7 @@ export class Caller {
 
   loadGrants(): Promise<Grants> {
     if (this.anonymous || !this.access) return Promise.resolve(Grants.none);
-    this.grants ??= this.access.grants();
+    this.grants ??= this.access.grants().then((g) => g.narrow(this.narrowing.caps, this.narrowing.scopes));
     return this.grants;
   }
 

@@ -12,6 +12,7 @@ import { jwtVerify, type JWTPayload } from 'jose';
 import type { Identity_ClaimMatch } from '../gen/berth/iam/v2/identities_pb.js';
 import { matchesPattern } from '../iam/identities/claim-pattern.js';
 import type { ExternalIssuers } from './external-issuers.js';
+import { ASYMMETRIC_ALGORITHMS } from './token-algorithms.js';
 
 function claimText(v: unknown): string | undefined {
   return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined;
@@ -34,7 +35,7 @@ export async function verifyClaimMatch(
   const named = cm.iss.case === 'issuer';
   if (iss === undefined || !matchesOne(named ? cm.iss.value : undefined, cm.iss.case === 'issuerPattern' ? cm.iss.value : undefined, iss)) return undefined;
   const keys = await deps.externalIssuers.keys(iss, named);
-  const { payload } = await jwtVerify(assertion, keys, { issuer: iss, requiredClaims: ['exp'] });
+  const { payload } = await jwtVerify(assertion, keys, { issuer: iss, algorithms: ASYMMETRIC_ALGORITHMS, requiredClaims: ['exp'] });
 
   const sub = claimText(payload.sub);
   if (!matchesOne(cm.sub.case === 'subject' ? cm.sub.value : undefined, cm.sub.case === 'subjectPattern' ? cm.sub.value : undefined, sub)) return undefined;

@@ -86,3 +86,24 @@ export const noIdentityAccepts = defineError(
   },
   () => permissionDenied(STS_DOMAIN, 'no identity accepts the presented token'),
 );
+export const identityAmbiguous = defineError(
+  {
+    domain: STS_DOMAIN,
+    name: 'identityAmbiguous',
+    code: Code.InvalidArgument,
+    detail: 'BadRequest',
+    when: '/sts/exchange without identity=<uid> when more than one identity accepts the token (or too many might)',
+  },
+  (count: string) =>
+    invalidArgument(STS_DOMAIN, [{ field: 'identity', description: `${count} identities accept this token: name the one to assume with identity=<uid>` }]),
+);
+export const refreshTokenInvalid = defineError(
+  {
+    domain: STS_DOMAIN,
+    name: 'refreshTokenInvalid',
+    code: Code.Unauthenticated,
+    detail: 'ErrorInfo only',
+    when: '/sts/exchange_refresh_token with a refresh token that is unknown, expired, already used (its whole chain is then revoked) or whose identity was deleted',
+  },
+  () => unauthenticated(STS_DOMAIN, 'the refresh token is invalid, expired, already used or revoked; exchange a new ID token'),
+);

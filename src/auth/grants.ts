@@ -32,6 +32,23 @@ export class Grants {
     return new Grants(byCap);
   }
 
+  /**
+   * These grants down-scoped by a token's narrowing: only the capabilities in
+   * `caps` (all when absent), only at or below the groups in `scopes` (all when
+   * absent). Never more than these grants: a narrowed token does less.
+   */
+  narrow(caps: readonly Capability[] | undefined, scopes: readonly string[] | undefined): Grants {
+    if (caps === undefined && scopes === undefined) return this;
+    const keep = caps && new Set(caps);
+    const byCap = new Map<Capability, string[]>();
+    for (const [cap, groups] of this.byCap) {
+      if (keep && !keep.has(cap)) continue;
+      const at = scopes === undefined ? groups : groups.flatMap((g) => scopes.flatMap((s) => (isSelfOrBelow(g, s) ? [g] : isSelfOrBelow(s, g) ? [s] : [])));
+      if (at.length > 0) byCap.set(cap, outermost(at));
+    }
+    return new Grants(byCap);
+  }
+
   /** True when the capability is held at `uid` or at one of its ancestors. */
   has(cap: Capability, uid: string): boolean {
     return (this.byCap.get(cap) ?? []).some((g) => isSelfOrBelow(uid, g));

@@ -11,6 +11,7 @@ import { timestampMs } from '@bufbuild/protobuf/wkt';
 import { createLocalJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import type { Identity_StaticKeys } from '../gen/berth/iam/v2/identities_pb.js';
 import { PULL_TOKEN_ISSUER } from './pull-token-issuer.js';
+import { ASYMMETRIC_ALGORITHMS } from './token-algorithms.js';
 import { ASSERTION_MAX_AGE_SECONDS } from './used-assertions.js';
 
 export interface StaticKeysCheck {
@@ -32,6 +33,7 @@ export async function verifyStaticKeysJwt(sk: Identity_StaticKeys, jwt: string, 
   const keys = createLocalJWKSet(JSON.parse(sk.issuerKeys));
   const { payload } = await jwtVerify(jwt, keys, {
     issuer: sk.issuer,
+    algorithms: ASYMMETRIC_ALGORITHMS,
     subject: sk.subject,
     audience: check.audience,
     maxTokenAge: check.maxTokenAge,

@@ -7,22 +7,53 @@
 //    keys are found through that issuer's discovery document
 //    (claim-match-token.ts, external-issuers.ts).
 // Without identity=<uid> the candidates are the identities whose exact issuer
-// and subject are the token's; identities with patterns need identity=<uid>.
+// and subject are the token's and the claimMatch identities with patterns; the
+// one that accepts the token is used, and more than one is an error.
+// cap and scopes narrow the token (token-narrowing.ts); a refresh token comes
+// with it (refresh-tokens.ts).
 import { decodeJwt, type JWTPayload } from 'jose';
-import { assertionReplayed, badExchangeRequest, exchangeNotJwt, exchangeTokenMissing, noIdentityAccepts } from './errors.js';
+import {
+  assertionReplayed,
+  badExchangeRequest,
+  exchangeNotJwt,
+  exchangeTokenMissing,
+  identityAmbiguous,
+  noIdentityAccepts,
+  refreshTokenInvalid,
+} from './errors.js';
 import { isValidUid } from '../core/uidp.js';
 import type { Store } from '../store/store.js';
-import type { ExchangeCandidate, ExchangeDirectory } from './access-directory.js';
+import type { AccessDirectory, ExchangeCandidate, ExchangeDirectory } from './access-directory.js';
+import { capabilitiesByName } from './capability-names.js';
 import { verifyClaimMatch } from './claim-match-token.js';
 import type { ExternalIssuers } from './external-issuers.js';
 import type { Issuer } from './issuer.js';
+import { issueRefreshToken, rotateRefreshToken } from './refresh-tokens.js';
 import { verifyStaticAssertion } from './static-assertion.js';
+import { MAX_NARROWING_ENTRIES, narrowingClaims } from './token-narrowing.js';
 import { assertionExpiry, assertionId, recordAssertion } from './used-assertions.js';
 
 export interface ExchangeRequest {
   assertion: string;
   audiences: string[];
   identity: string;
+  /** Capability friendly names the token is limited to (none: the identity's). */
+  caps: string[];
+  /** Group uids the token is limited to (none: everywhere). */
+  scopes: string[];
+  /**
+   * Accepted and checked to be a uid, otherwise unused: it picks the login
+   * connection of the browser flow, which Berth does not have yet, and an ID
+   * token's exchange does not depend on it. Not looked up: that would tell an
+   * unauthenticated caller which identity providers exist.
+   */
+  identityProvider: string;
+}
+
+export interface ExchangeResult {
+  token: string;
+  expiry: Date;
+  refreshToken: string;
 }
 
 export interface ExchangeDeps {
@@ -34,6 +65,8 @@ export interface ExchangeDeps {
   /** Audiences Berth mints tokens for (the API URL, the registry host…). */
   allowedAudiences: readonly string[];
   externalIssuers: ExternalIssuers;
+  /** Whether an identity still exists, when its refresh token is traded. */
+  access: AccessDirectory;
 }
 
 /** How a candidate identity took the token: a static assertion to record, or an external token's verified claims. */
@@ -68,35 +101,86 @@ async function accepts(rel: ExchangeCandidate['relationship'], assertion: string
   return undefined;
 }
 
-export async function exchange(deps: ExchangeDeps, req: ExchangeRequest): Promise<{ token: string; expiry: Date }> {
-  if (req.assertion === '') throw exchangeTokenMissing();
-  const audiences = req.audiences.length > 0 ? req.audiences : [deps.issuer.url];
-  if (audiences.length > 1) throw badExchangeRequest('aud', 'ask for one audience per token');
-  if (!deps.allowedAudiences.includes(audiences[0])) {
+const CANDIDATE_LIMIT = 20;
+
+/** The narrowing claims of a request's cap and scopes, validated. */
+function requestedNarrowing(req: ExchangeRequest): JWTPayload {
+  if (req.caps.length > MAX_NARROWING_ENTRIES) throw badExchangeRequest('cap', `at most ${MAX_NARROWING_ENTRIES} capabilities`);
+  if (req.scopes.length > MAX_NARROWING_ENTRIES) throw badExchangeRequest('scopes', `at most ${MAX_NARROWING_ENTRIES} scopes`);
+  const caps = [...new Set(req.caps)];
+  for (const c of caps) {
+    try {
+      capabilitiesByName([c]);
+    } catch {
+      throw badExchangeRequest('cap', `${JSON.stringify(c.slice(0, 80))} is not a capability name (e.g. repo.list)`);
+    }
+  }
+  const scopes = [...new Set(req.scopes)];
+  for (const g of scopes) if (!isValidUid(g)) throw badExchangeRequest('scopes', `${JSON.stringify(g.slice(0, 80))} is not a group uid`);
+  return narrowingClaims({ capNames: caps.length > 0 ? caps : undefined, scopes: scopes.length > 0 ? scopes : undefined });
+}
+
+function checkedAudience(deps: ExchangeDeps, audiences: string[]): string {
+  const audience = audiences.length > 0 ? audiences : [deps.issuer.url];
+  if (audience.length > 1) throw badExchangeRequest('aud', 'ask for one audience per token');
+  if (!deps.allowedAudiences.includes(audience[0])) {
     throw badExchangeRequest('aud', `audience must be one of: ${deps.allowedAudiences.join(', ')}`);
   }
+  return audience[0];
+}
+
+export async function exchange(deps: ExchangeDeps, req: ExchangeRequest): Promise<ExchangeResult> {
+  if (req.assertion === '') throw exchangeTokenMissing();
+  const audience = checkedAudience(deps, [...new Set(req.audiences)]);
   if (req.identity !== '' && !isValidUid(req.identity)) {
     throw badExchangeRequest('identity', 'identity must be a uid');
   }
+  if (req.identityProvider !== '' && !isValidUid(req.identityProvider)) {
+    throw badExchangeRequest('identityProvider', 'identityProvider must be a uid');
+  }
+  const narrowing = requestedNarrowing(req);
   let claims: JWTPayload;
   try {
     claims = decodeJwt(req.assertion);
   } catch {
     throw exchangeNotJwt();
   }
-  const candidates = await deps.identities.candidates({ identity: req.identity, issuer: String(claims.iss ?? ''), subject: String(claims.sub ?? '') }, 20);
+  const query = { identity: req.identity, issuer: String(claims.iss ?? ''), subject: String(claims.sub ?? '') };
+  const candidates = await deps.identities.candidates(query, CANDIDATE_LIMIT + 1);
+  // More candidates than we check could hide a second identity that accepts.
+  if (candidates.length > CANDIDATE_LIMIT) throw identityAmbiguous(`more than ${CANDIDATE_LIMIT}`);
+  const accepted: { uid: string; how: Acceptance }[] = [];
   for (const row of candidates) {
-    const accepted = await accepts(row.relationship, req.assertion, claims, deps);
-    if (!accepted) continue;
-    // Recorded in the same step that accepts it, so a second exchange of the
-    // same assertion fails on every instance. PERMISSION_DENIED like every
-    // other refusal of a well-formed token (bad signature, expired, no match);
-    // UNAUTHENTICATED is kept for a missing or undecodable token.
-    if ('static' in accepted && !(await recordAssertion(deps.store, assertionId(req.assertion, accepted.static), assertionExpiry(accepted.static)))) {
-      throw assertionReplayed();
-    }
-    await deps.identities.markSeen(row.uid, 'external' in accepted ? verifiedEmail(accepted.external) : undefined);
-    return deps.issuer.mint(row.uid, audiences[0]);
+    const how = await accepts(row.relationship, req.assertion, claims, deps);
+    if (how) accepted.push({ uid: row.uid, how });
   }
-  throw noIdentityAccepts();
+  if (accepted.length === 0) throw noIdentityAccepts();
+  // Only the count: which identities accept says nothing the caller needs and may be none of its business.
+  if (accepted.length > 1) throw identityAmbiguous(String(accepted.length));
+  const [{ uid, how }] = accepted;
+  // Recorded in the same step that accepts it, so a second exchange of the
+  // same assertion fails on every instance. PERMISSION_DENIED like every
+  // other refusal of a well-formed token (bad signature, expired, no match);
+  // UNAUTHENTICATED is kept for a missing or undecodable token.
+  if ('static' in how && !(await recordAssertion(deps.store, assertionId(req.assertion, how.static), assertionExpiry(how.static)))) {
+    throw assertionReplayed();
+  }
+  await deps.identities.markSeen(uid, 'external' in how ? verifiedEmail(how.external) : undefined);
+  const minted = await deps.issuer.mint(uid, audience, narrowing);
+  const refresh = await issueRefreshToken(deps.store, { identityUid: uid, audience, narrowing });
+  return { ...minted, refreshToken: refresh.token };
+}
+
+export interface RefreshResult {
+  token: { token: string; expiry: Date };
+  refreshToken: { token: string; expiry: Date };
+}
+
+/** /sts/exchange_refresh_token: a new token and the next refresh token of the chain; a reused one revokes the chain. */
+export async function exchangeRefreshToken(deps: ExchangeDeps, refreshToken: string): Promise<RefreshResult> {
+  if (refreshToken === '') throw exchangeTokenMissing();
+  const rotated = await rotateRefreshToken(deps.store, refreshToken, async (uid) => (await deps.access.load(uid)).exists);
+  if (!rotated.ok) throw refreshTokenInvalid();
+  const { identityUid, audience, narrowing } = rotated.grant;
+  return { token: await deps.issuer.mint(identityUid, audience, narrowing), refreshToken: rotated.next };
 }

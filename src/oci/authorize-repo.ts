@@ -13,6 +13,7 @@
 // answer is the same whether or not the repository exists.
 import type { AccessDirectory } from '../auth/access-directory.js';
 import { Caller } from '../auth/caller.js';
+import { narrowingOf, type TokenNarrowing } from '../auth/token-narrowing.js';
 import type { Issuer, VerifiedToken } from '../auth/issuer.js';
 import { repoNameViolation } from '../registry/names.js';
 import { isDatabaseUnavailable } from '../store/database-unavailable.js';
@@ -82,7 +83,13 @@ async function callerOf(verified: VerifiedToken, deps: RepoAuthDeps, scope?: { n
   }
   const state = await deps.access.load(verified.subject);
   if (!state.exists) throw unauthorized(deps.config, 'the identity this token was issued to no longer exists', scope, 'invalid_token');
-  return new Caller(verified.subject, state);
+  let narrowing: TokenNarrowing;
+  try {
+    narrowing = narrowingOf(verified.claims);
+  } catch {
+    throw unauthorized(deps.config, 'the bearer token is malformed', scope, 'invalid_token');
+  }
+  return new Caller(verified.subject, state, narrowing);
 }
 
 /** The `access` entries of a registry token for this repository, merged. */

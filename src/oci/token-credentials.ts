@@ -10,6 +10,7 @@ import type { AccessDirectory, ExchangeDirectory } from '../auth/access-director
 import { Caller } from '../auth/caller.js';
 import type { Issuer } from '../auth/issuer.js';
 import { verifyPullToken } from '../auth/pull-token.js';
+import { narrowingOf } from '../auth/token-narrowing.js';
 import { isValidUid } from '../core/uidp.js';
 import { isDatabaseUnavailable } from '../store/database-unavailable.js';
 import { OciError } from './oci-errors.js';
@@ -41,7 +42,10 @@ export function badCredentials(): OciError {
 async function identityOfToken(token: string, deps: CredentialDeps): Promise<string> {
   try {
     const verified = await deps.issuer.verify(token, [deps.audience]);
-    if (accessClaimOf(verified.claims) !== undefined || verified.subject === '') throw badCredentials();
+    // A narrowed token (cap/scopes at /sts/exchange) is no registry password:
+    // the registry tokens minted from a password do not carry the narrowing.
+    const narrowed = Object.keys(narrowingOf(verified.claims)).length > 0;
+    if (accessClaimOf(verified.claims) !== undefined || verified.subject === '' || narrowed) throw badCredentials();
     return verified.subject;
   } catch (err) {
     if (isDatabaseUnavailable(err)) throw err; // reloading keys failed: not the caller's fault

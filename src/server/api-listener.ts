@@ -120,6 +120,7 @@ export class ApiListener {
       issuer: runtime.issuer,
       allowedAudiences: runtime.tokenAudiences,
       externalIssuers: runtime.externalIssuers,
+      access: runtime.access,
     };
     await app.register(authRoutes, { issuer: runtime.issuer, exchange, logger, registry: runtime.registry });
     app.get('/healthz', async (_req, reply) => {

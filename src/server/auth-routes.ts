@@ -1,13 +1,14 @@
-// The issuer's HTTP surface: OIDC discovery, JWKS and the token exchange.
+// The issuer's HTTP surface: OIDC discovery, JWKS, the token exchange and the
+// refresh-token rotation.
 // Discovery also names the registry (berth_registry_url, and its token
 // audience berth_registry_audience) when one runs, so the CLI can mint
 // registry tokens and configure docker without being told the host.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { Issuer } from '../auth/issuer.js';
 import type { RegistryLocation } from '../runtime/runtime.js';
 import { STS_DOMAIN } from '../auth/errors.js';
-import { exchange, type ExchangeDeps } from '../auth/sts-exchange.js';
+import { exchange, exchangeRefreshToken, type ExchangeDeps } from '../auth/sts-exchange.js';
 import { errorResponse } from './error-body.js';
 import { normalizeError } from './normalize-error.js';
 
@@ -28,21 +29,40 @@ export async function authRoutes(app: FastifyInstance, opts: { issuer: Issuer; e
   app.get('/.well-known/openid-configuration', async (_req, reply) => reply.send({ ...opts.issuer.discoveryDocument(), ...registry }));
   app.get('/.well-known/jwks.json', async (_req, reply) => reply.header('cache-control', 'max-age=300').send(opts.issuer.jwksDocument));
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_r, body, done) => done(null, body));
-  const handler = async (req: FastifyRequest, reply: import('fastify').FastifyReply) => {
+  const bearer = (req: FastifyRequest) => /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1] ?? '';
+  const failed = (reply: FastifyReply, err: unknown, path: string) => {
+    const { status, body, headers } = errorResponse(normalizeError(err, STS_DOMAIN, opts.logger, { path }), STS_DOMAIN);
+    return reply.code(status).headers(headers).send(body);
+  };
+  // Parameters come from the query or a form body, repeatable ones as aud=…&aud=… or aud[]=… (the SDK's form).
+  const handler = async (req: FastifyRequest, reply: FastifyReply) => {
     try {
       const p = params(req);
-      const m = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '');
+      const all = (name: string) => [...p.getAll(name), ...p.getAll(`${name}[]`)];
       const result = await exchange(opts.exchange, {
-        assertion: m ? m[1] : '',
-        audiences: [...p.getAll('aud'), ...p.getAll('aud[]')],
+        assertion: bearer(req),
+        audiences: all('aud'),
         identity: p.get('identity') ?? '',
+        caps: all('cap'),
+        // `scope` is the deprecated single form; SDKs still send the first scope in it.
+        scopes: [...all('scopes'), ...all('scope')],
+        identityProvider: p.get('identityProvider') ?? p.get('identity_provider') ?? '',
       });
-      return reply.send({ token: result.token, expiry: result.expiry.toISOString() });
+      return reply.send({ token: result.token, refreshToken: result.refreshToken, expiry: result.expiry.toISOString() });
     } catch (err) {
-      const { status, body, headers } = errorResponse(normalizeError(err, STS_DOMAIN, opts.logger, { path: '/sts/exchange' }), STS_DOMAIN);
-      return reply.code(status).headers(headers).send(body);
+      return failed(reply, err, '/sts/exchange');
     }
   };
   app.get('/sts/exchange', handler);
   app.post('/sts/exchange', { bodyLimit: 64 * 1024 }, handler);
+  // The refresh token is the Bearer credential; the new pair has the chain's audience and narrowing.
+  app.post('/sts/exchange_refresh_token', { bodyLimit: 64 * 1024 }, async (req, reply) => {
+    try {
+      const r = await exchangeRefreshToken(opts.exchange, bearer(req));
+      const raw = (t: { token: string; expiry: Date }) => ({ token: t.token, expiry: t.expiry.toISOString() });
+      return reply.send({ token: raw(r.token), refreshToken: raw(r.refreshToken) });
+    } catch (err) {
+      return failed(reply, err, '/sts/exchange_refresh_token');
+    }
+  });
 }

@@ -1,6 +1,6 @@
 // IAM's answer to auth's ExchangeDirectory: the identities that may accept a
 // token presented at /sts/exchange, found by uid or by exact issuer and
-// subject (indexed columns), their last-seen time and the verified email of
+// subject (indexed columns) plus the claimMatch identities with patterns, their last-seen time and the verified email of
 // the external token they last exchanged (the identity's email).
 import type { ExchangeCandidate, ExchangeDirectory } from '../../auth/access-directory.js';
 import { nowIso } from '../../core/clock.js';
@@ -13,8 +13,21 @@ export class IamExchangeDirectory implements ExchangeDirectory {
 
   async candidates(q: { identity: string; issuer: string; subject: string }, limit: number): Promise<ExchangeCandidate[]> {
     let query = this.store.db.selectFrom('identities').select(['uid', 'relationship_type', 'relationship']);
-    query = q.identity !== '' ? query.where('uid', '=', q.identity) : query.where('issuer', '=', q.issuer).where('subject', '=', q.subject);
-    const rows = await query.limit(limit).execute();
+    // Without a uid: the exact issuer and subject, and the claimMatch identities
+    // that match the issuer or subject by pattern (their column is then '').
+    query =
+      q.identity !== ''
+        ? query.where('uid', '=', q.identity)
+        : query.where((eb) =>
+            eb.or([
+              eb.and([eb('issuer', '=', q.issuer), eb('subject', '=', q.subject)]),
+              eb.and([
+                eb('relationship_type', '=', 'claim_match'),
+                eb.or([eb('issuer', '=', ''), eb.and([eb('issuer', '=', q.issuer), eb('subject', '=', '')])]),
+              ]),
+            ]),
+          );
+    const rows = await query.orderBy('uid').limit(limit).execute();
     return rows.map((r) => ({ uid: r.uid, relationship: loadRelationship(r) }));
   }
 

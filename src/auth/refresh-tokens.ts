@@ -1,0 +1,87 @@
+// Refresh tokens: /sts/exchange hands one out with every token, and
+// /sts/exchange_refresh_token trades it for a new token and a new refresh
+// token (rotation). Only their sha256 is stored, with the chain they belong to
+// (every token rotated from one exchange) and whether they were used. A used
+// refresh token presented again means it leaked: the whole chain is revoked,
+// so neither the thief nor the owner can go on with it. A chain whose identity
+// was deleted is revoked on its next use too.
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { JWTPayload } from 'jose';
+import type { Store } from '../store/store.js';
+import { transact, type Tx } from '../store/transact.js';
+
+/** How long a refresh token can be traded, from its issue. */
+export const REFRESH_TTL_SECONDS = 7 * 24 * 3600;
+const PREFIX = 'berth_rt_';
+const TOKEN = /^berth_rt_[A-Za-z0-9_-]{43}$/;
+// Expired rows deleted per write: keeps the table near its live size without a sweeper.
+const PRUNE_BATCH = 100;
+
+export interface RefreshGrant {
+  identityUid: string;
+  audience: string;
+  /** The narrowing claims the chain's tokens carry. */
+  narrowing: JWTPayload;
+}
+
+export interface IssuedRefreshToken {
+  token: string;
+  expiry: Date;
+}
+
+function hashOf(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/** Adds a refresh token to chain `chainId`; returns it. */
+async function insert(tx: Tx, grant: RefreshGrant, chainId: string): Promise<IssuedRefreshToken> {
+  const token = `${PREFIX}${randomBytes(32).toString('base64url')}`;
+  const now = new Date();
+  const expiry = new Date(now.getTime() + REFRESH_TTL_SECONDS * 1000);
+  const expired = tx.selectFrom('refresh_tokens').select('id').where('expire_time', '<=', now.toISOString()).limit(PRUNE_BATCH);
+  await tx.deleteFrom('refresh_tokens').where('id', 'in', expired).execute();
+  await tx
+    .insertInto('refresh_tokens')
+    .values({
+      id: hashOf(token),
+      chain_id: chainId,
+      identity_uid: grant.identityUid,
+      audience: grant.audience,
+      narrowing: JSON.stringify(grant.narrowing),
+      used: 0,
+      expire_time: expiry.toISOString(),
+      create_time: now.toISOString(),
+    })
+    .execute();
+  return { token, expiry };
+}
+
+/** A new chain's first refresh token. */
+export function issueRefreshToken(store: Store, grant: RefreshGrant): Promise<IssuedRefreshToken> {
+  return transact(store, (tx) => insert(tx, grant, randomUUID()));
+}
+
+export type RotateResult = { ok: true; grant: RefreshGrant; next: IssuedRefreshToken } | { ok: false };
+
+/**
+ * Marks the refresh token used and issues the next of its chain, if it is live
+ * and `identityExists(uid)`; a reused one revokes (deletes) its whole chain,
+ * as does one whose identity is gone.
+ */
+export async function rotateRefreshToken(store: Store, token: string, identityExists: (uid: string) => Promise<boolean>): Promise<RotateResult> {
+  if (!TOKEN.test(token)) return { ok: false };
+  const id = hashOf(token);
+  const row = await store.db.selectFrom('refresh_tokens').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) return { ok: false };
+  const alive = row.used === 0 && row.expire_time > new Date().toISOString() && (await identityExists(row.identity_uid));
+  return transact(store, async (tx): Promise<RotateResult> => {
+    // Claim it: only one rotation wins, on any instance; a loser is a reuse.
+    const claimed = alive ? await tx.updateTable('refresh_tokens').set({ used: 1 }).where('id', '=', id).where('used', '=', 0).executeTakeFirst() : undefined;
+    if (!claimed || Number(claimed.numUpdatedRows) !== 1) {
+      await tx.deleteFrom('refresh_tokens').where('chain_id', '=', row.chain_id).execute();
+      return { ok: false };
+    }
+    const grant: RefreshGrant = { identityUid: row.identity_uid, audience: row.audience, narrowing: JSON.parse(row.narrowing) as JWTPayload };
+    return { ok: true, grant, next: await insert(tx, grant, row.chain_id) };
+  });
+}

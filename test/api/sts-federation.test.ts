@@ -1,0 +1,174 @@
+// Federation through /sts/exchange against a real OpenID provider
+// (oidc-provider, harness/oidc-provider.ts) and a second, untrusted one: every
+// way an ID token can be wrong is refused; the identity is found without
+// identity=<uid> when only one accepts; cap narrows what the token may do; and
+// refresh tokens rotate, die once used, and revoke their chain when reused.
+// (Replayed static-key assertions: sts-hardening.test.ts, on one and two instances.)
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { SignJWT } from 'jose';
+import { useBerth, type Berth } from '../harness/berth-process.js';
+import { rest } from '../harness/api-client.js';
+import { startOidcProvider, type RealProvider } from '../harness/oidc-provider.js';
+
+function b64(o: object): string {
+  return Buffer.from(JSON.stringify(o)).toString('base64url');
+}
+
+describe('federation with a real OpenID provider', () => {
+  let berth: Berth;
+  let owner: string;
+  let idp: RealProvider;
+  let untrusted: RealProvider;
+  useBerth((b, t) => {
+    berth = b;
+    owner = t;
+  });
+  before(async () => {
+    idp = await startOidcProvider();
+    untrusted = await startOidcProvider();
+  });
+  after(async () => {
+    await idp.close();
+    await untrusted.close();
+  });
+
+  async function claimMatchIdentity(claimMatch: object, role = 'viewer'): Promise<string> {
+    const r = await rest(berth.url, 'POST', `/iam/v2/identities/${berth.orgUid}`, {
+      token: owner,
+      body: { name: `ci-${Math.random().toString(16).slice(2)}`, claimMatch },
+    });
+    assert.equal(r.status, 200, r.text);
+    const roles = await rest(berth.url, 'GET', `/iam/v2/roles?name=${role}`, { token: owner });
+    const bound = await rest(berth.url, 'POST', `/iam/v2/roleBindings/${berth.orgUid}`, {
+      token: owner,
+      body: { identityUid: r.json.uid, roleUid: roles.json.roles[0].uid },
+    });
+    assert.equal(bound.status, 200, bound.text);
+    return r.json.uid as string;
+  }
+
+  const exchange = (idToken: string, query = '', init: RequestInit = {}) =>
+    fetch(`${berth.url}/sts/exchange${query}`, { method: 'POST', ...init, headers: { authorization: `Bearer ${idToken}`, ...(init.headers ?? {}) } }).then(
+      async (r) => ({ status: r.status, json: (await r.json()) as Record<string, unknown> }),
+    );
+  const subject = () => `repo:acme/app-${Math.random().toString(16).slice(2)}:ref:refs/heads/main`;
+
+  it('exchanges a token of the provider by GET query and POST form, with repeatable aud and cap', async () => {
+    const sub = subject();
+    const uid = await claimMatchIdentity({ issuer: idp.url, subject: sub });
+    const idToken = await idp.sign({ sub, aud: berth.url });
+    const got = await fetch(`${berth.url}/sts/exchange?identity=${uid}&aud[]=${encodeURIComponent(berth.url)}&cap=groups.list&cap=repo.list`, {
+      headers: { authorization: `Bearer ${idToken}` },
+    });
+    assert.equal(got.status, 200);
+    const body = (await got.json()) as { token: string; refreshToken: string; expiry: string };
+    assert.match(body.refreshToken, /^berth_rt_/);
+    assert.ok(Date.parse(body.expiry) > Date.now());
+    const form = new URLSearchParams([
+      ['aud', berth.url],
+      ['cap', 'groups.list'],
+      ['identityProvider', berth.orgUid],
+    ]);
+    const posted = await exchange(idToken, '', { body: form, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    assert.equal(posted.status, 200, JSON.stringify(posted.json));
+    assert.equal((await rest(berth.url, 'GET', `/iam/v2/groups/${berth.orgUid}`, { token: posted.json.token as string })).status, 200);
+    // an unknown capability name, a bad identityProvider, an audience Berth does not mint for
+    assert.equal((await exchange(idToken, '?cap=no.such.cap')).status, 400);
+    assert.equal((await exchange(idToken, '?identityProvider=..%2F')).status, 400);
+    assert.equal((await exchange(idToken, '?aud=https://elsewhere.example')).status, 400);
+  });
+
+  it('uses the one identity that accepts without identity=, and refuses ambiguity naming none', async () => {
+    const sub = subject();
+    const uid = await claimMatchIdentity({ issuer: idp.url, subjectPattern: `^${sub}$` });
+    const idToken = await idp.sign({ sub, aud: berth.url });
+    const one = await exchange(idToken);
+    assert.equal(one.status, 200, JSON.stringify(one.json));
+    const who = JSON.parse(Buffer.from((one.json.token as string).split('.')[1], 'base64url').toString());
+    assert.equal(who.sub, uid);
+    const other = await claimMatchIdentity({ issuer: idp.url, subject: sub });
+    const two = await exchange(idToken);
+    assert.equal(two.status, 400);
+    const text = JSON.stringify(two.json);
+    assert.match(text, /2 identities accept this token/);
+    assert.ok(!text.includes(uid) && !text.includes(other), 'the error names no identity');
+    assert.equal((await exchange(idToken, `?identity=${other}`)).status, 200);
+  });
+
+  it('refuses expired, not yet valid, wrong issuer, wrong audience, wrong key, alg none, HMAC and tampered tokens', async () => {
+    const sub = subject();
+    const uid = await claimMatchIdentity({ issuer: idp.url, subject: sub });
+    const q = `?identity=${uid}`;
+    assert.equal((await exchange(await idp.sign({ sub, aud: berth.url }), q)).status, 200, 'the well-formed token is accepted');
+    assert.equal((await exchange(await idp.sign({ sub, aud: berth.url }, { exp: -120 }), q)).status, 403, 'expired');
+    assert.equal((await exchange(await idp.sign({ sub, aud: berth.url }, { nbf: 600 }), q)).status, 403, 'not yet valid');
+    assert.equal((await exchange(await untrusted.sign({ sub, aud: berth.url }), q)).status, 403, 'another (untrusted) issuer');
+    assert.equal((await exchange(await untrusted.sign({ sub, aud: berth.url }, { iss: idp.url }), q)).status, 403, 'signed by another key');
+    assert.equal((await exchange(await idp.sign({ sub, aud: 'https://other.example' }), q)).status, 403, 'wrong audience');
+    const good = await idp.sign({ sub, aud: berth.url });
+    const [h, p, s] = good.split('.');
+    const claims = JSON.parse(Buffer.from(p, 'base64url').toString());
+    const none = `${b64({ alg: 'none', typ: 'JWT' })}.${p}.`;
+    assert.equal((await exchange(none, q)).status, 403, 'alg none');
+    const tampered = `${h}.${b64({ ...claims, sub: `${sub}x` })}.${s}`;
+    assert.equal((await exchange(tampered, `?identity=${uid}`)).status, 403, 'tampered payload');
+    // key confusion: HMAC keyed with the provider's public key material
+    const jwks = (await (await fetch(`${idp.url}/jwks`)).json()) as { keys: { n: string }[] };
+    const hmac = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256', kid: idp.kid }).sign(Buffer.from(jwks.keys[0].n));
+    assert.equal((await exchange(hmac, q)).status, 403, 'HMAC');
+  });
+
+  it('narrows the token with cap: the identity could call the RPC, the narrowed token cannot', async () => {
+    const sub = subject();
+    const uid = await claimMatchIdentity({ issuer: idp.url, subject: sub });
+    const idToken = await idp.sign({ sub, aud: berth.url });
+    const full = await exchange(idToken, `?identity=${uid}`);
+    assert.equal((await rest(berth.url, 'GET', `/iam/v2/groups/${berth.orgUid}`, { token: full.json.token as string })).status, 200);
+    const narrowed = await exchange(idToken, `?identity=${uid}&cap=repo.list`);
+    assert.equal(narrowed.status, 200);
+    const refused = await rest(berth.url, 'GET', `/iam/v2/groups/${berth.orgUid}`, { token: narrowed.json.token as string });
+    assert.equal(refused.status, 403, refused.text);
+    // a capability the identity does not hold is not gained by asking for it
+    const wider = await exchange(idToken, `?identity=${uid}&cap=groups.delete&cap=groups.list`);
+    const child = await rest(berth.url, 'DELETE', `/iam/v2/groups/${berth.orgUid}/0123456789abcdef`, { token: wider.json.token as string });
+    assert.equal(child.status, 403);
+    // and the refreshed token keeps the narrowing
+    const refreshed = await refresh(narrowed.json.refreshToken as string);
+    assert.equal(refreshed.status, 200);
+    const token = (refreshed.json.token as { token: string }).token;
+    assert.equal((await rest(berth.url, 'GET', `/iam/v2/groups/${berth.orgUid}`, { token })).status, 403);
+  });
+
+  const refresh = (rt: string) =>
+    fetch(`${berth.url}/sts/exchange_refresh_token`, { method: 'POST', headers: { authorization: `Bearer ${rt}` } }).then(async (r) => ({
+      status: r.status,
+      json: (await r.json()) as Record<string, unknown>,
+    }));
+
+  it('rotates refresh tokens: a used one is dead, and reusing it revokes the whole chain', async () => {
+    const sub = subject();
+    const uid = await claimMatchIdentity({ issuer: idp.url, subject: sub });
+    const first = await exchange(await idp.sign({ sub, aud: berth.url }), `?identity=${uid}`);
+    const rt1 = first.json.refreshToken as string;
+    const r2 = await refresh(rt1);
+    assert.equal(r2.status, 200, JSON.stringify(r2.json));
+    const rt2 = (r2.json.refreshToken as { token: string }).token;
+    const access = (r2.json.token as { token: string }).token;
+    assert.notEqual(rt2, rt1);
+    assert.equal((await rest(berth.url, 'GET', `/iam/v2/groups/${berth.orgUid}`, { token: access })).status, 200);
+    assert.equal((await refresh(rt1)).status, 401, 'a used refresh token is dead');
+    assert.equal((await refresh(rt2)).status, 401, 'its reuse revoked the newer one too');
+    assert.equal((await refresh('berth_rt_forged')).status, 401);
+  });
+
+  it('kills the refresh chain and the token of an identity deleted after they were issued', async () => {
+    const sub = subject();
+    const uid = await claimMatchIdentity({ issuer: idp.url, subject: sub });
+    const first = await exchange(await idp.sign({ sub, aud: berth.url }), `?identity=${uid}`);
+    const del = await rest(berth.url, 'DELETE', `/iam/v2/identities/${uid}`, { token: owner });
+    assert.equal(del.status, 200, del.text);
+    assert.equal((await rest(berth.url, 'GET', `/iam/v2/groups/${berth.orgUid}`, { token: first.json.token as string })).status, 401);
+    assert.equal((await refresh(first.json.refreshToken as string)).status, 401);
+  });
+});
