@@ -40,6 +40,8 @@ export function skopeo(args: string[], timeoutMs = 120_000, opts: SkopeoOptions 
       const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
       resolve({ code, stdout, stderr });
     });
+    // skopeo may exit before it reads its input (or never read it): a closed pipe is not a test failure.
+    child.stdin?.on('error', () => undefined);
     child.stdin?.end(opts.input ?? '');
   });
 }
