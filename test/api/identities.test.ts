@@ -91,6 +91,29 @@ describe('iam identities', () => {
     });
   }
 
+  it('looks up the deterministic uid of an issuer and subject, for any authenticated caller', async () => {
+    const q = (issuer: string, subject: string) =>
+      `/iam/v2/identities:lookupIdentity?issuer=${encodeURIComponent(issuer)}&subject=${encodeURIComponent(subject)}`;
+    const a = await rest(berth.url, 'GET', q('https://accounts.example', 'user-1'), { token });
+    assert.equal(a.status, 200, a.text);
+    assert.match(a.json.uid, /^[0-9a-f]{40}$/);
+    assert.deepEqual((await rest(berth.url, 'GET', q('https://accounts.example', 'user-1'), { token })).json, a.json);
+    const other = await rest(berth.url, 'GET', q('https://accounts.example', 'user-2'), { token });
+    assert.notEqual(other.json.uid, a.json.uid);
+    // no collision by moving characters between the two parts
+    const shifted = await rest(berth.url, 'GET', q('https://accounts.exampleu', 'ser-1'), { token });
+    assert.notEqual(shifted.json.uid, a.json.uid);
+    const g = await grpcClient(IdentitiesService, berth.url, token).lookupIdentity({ issuer: 'https://accounts.example', subject: 'user-1' });
+    assert.equal(g.uid, a.json.uid);
+    // a caller with no binding anywhere may ask too
+    const nobody = (await identityWithRole(berth.url, token, berth.orgUid, undefined, berth.orgUid)).token;
+    assert.equal((await rest(berth.url, 'GET', q('https://accounts.example', 'user-1'), { token: nobody })).json.uid, a.json.uid);
+    assert.equal((await rest(berth.url, 'GET', q('https://accounts.example', 'user-1'))).status, 401);
+    const missing = await rest(berth.url, 'GET', '/iam/v2/identities:lookupIdentity?issuer=https://accounts.example', { token });
+    assert.equal(missing.status, 400);
+    assert.equal(missing.json.details[1].fieldViolations[0].field, 'subject');
+  });
+
   it('validates relationships', async () => {
     const post = (body: unknown) => rest(berth.url, 'POST', `/iam/v2/identities/${berth.orgUid}`, { token, body });
     const noSubject = await post({ name: 'a', claimMatch: { issuer: 'https://x.example' } });

@@ -5,6 +5,7 @@ import { createIdentity } from './create-identity.js';
 import { deleteIdentity } from './delete-identity.js';
 import { getIdentity } from './get-identity.js';
 import { listIdentities } from './list-identities.js';
+import { lookupIdentity } from './lookup-identity.js';
 import { updateIdentity } from './update-identity.js';
 
 export function identitiesService(deps: ServiceDeps): ServiceImpl<typeof IdentitiesService> {
@@ -14,5 +15,6 @@ export function identitiesService(deps: ServiceDeps): ServiceImpl<typeof Identit
     listIdentities: (req, ctx) => listIdentities(deps, req, ctx),
     updateIdentity: (req) => updateIdentity(deps, req),
     deleteIdentity: (req) => deleteIdentity(deps, req),
+    lookupIdentity: (req) => lookupIdentity(req),
   };
 }
