@@ -1,6 +1,7 @@
-// berth iam: groups, identities, roles, role bindings, identity providers and
+// berth iam: groups, identities, roles and their capabilities, role bindings, identity providers and
 // their external group role mappings.
 import type { Command } from 'commander';
+import { iamCapabilitiesCommand } from './iam-capabilities-command.js';
 import { iamGroupsCommand } from './iam-groups-command.js';
 import { iamExternalGroupMappingsCommand } from './iam-external-group-mappings-command.js';
 import { iamIdentitiesCommand } from './iam-identities-command.js';
@@ -16,6 +17,7 @@ export function iamCommand(program: Command): void {
   iamGroupsCommand(iam);
   iamIdentitiesCommand(iam);
   iamRolesCommand(iam);
+  iamCapabilitiesCommand(iam);
   iamRoleBindingsCommand(iam);
   iamIdentityProvidersCommand(iam);
   iamExternalGroupMappingsCommand(iam);
