@@ -23,6 +23,18 @@ export function isInternalCapability(cap: Capability): boolean {
   return internal.has(cap) || cap === Capability.CAP_INTERNAL;
 }
 
+/** The capability with this friendly name ("repo.list"), if any. */
+export function capabilityByFriendlyName(name: string): Capability | undefined {
+  return byName.get(name);
+}
+
+/** Every capability with its enum name and friendly name, in enum order. */
+export function allCapabilities(): { capability: Capability; enumName: string; friendlyName: string; internal: boolean }[] {
+  return CapabilitySchema.values
+    .filter((v) => v.number !== Capability.UNKNOWN)
+    .map((v) => ({ capability: v.number, enumName: v.name, friendlyName: nameOf.get(v.number) ?? '', internal: isInternalCapability(v.number) }));
+}
+
 export function capabilitiesByName(names: readonly string[]): Capability[] {
   return names.map((n) => {
     const c = byName.get(n);

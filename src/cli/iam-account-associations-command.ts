@@ -3,9 +3,9 @@
 // it is addressed by the group (uid or name).
 import type { Command } from 'commander';
 import { apiCommand, connect, uidPath, type ApiOptions } from './api-client.js';
+import { resolveParent } from './name-resolution.js';
 import { listAll } from './list-all.js';
 import { printDeleted, printList, printOne, type Column } from './output.js';
-import { resolveGroup } from './resolve-names.js';
 
 interface Association {
   uid: string;
@@ -108,7 +108,7 @@ Examples:
     .addHelpText('after', '\nExamples:\n  berth iam account-associations list\n  berth iam account-associations list --parent <group> -o id')
     .action(async (o: ApiOptions & { parent?: string }) => {
       const conn = await connect(o);
-      const scope = o.parent === undefined ? undefined : await resolveGroup(conn, o.parent);
+      const scope = o.parent === undefined ? undefined : await resolveParent(conn, o.parent);
       const items = await listAll<Association>(conn.client, 'iam/v2/accountAssociations', 'accountAssociations', { 'uidp.children_of': scope });
       printList(items, o.output, COLUMNS);
     });
@@ -117,7 +117,7 @@ Examples:
     .addHelpText('after', '\nExample:\n  berth iam account-associations get team-a -o json')
     .action(async (group: string, o: ApiOptions) => {
       const conn = await connect(o);
-      const uid = await resolveGroup(conn, group);
+      const uid = await resolveParent(conn, group);
       printOne(await conn.client.call<Association>('GET', `iam/v2/accountAssociations/${uidPath(uid)}`), o.output, COLUMNS);
     });
 
@@ -127,7 +127,7 @@ Examples:
     .addHelpText('after', '\nExample:\n  berth iam account-associations create --parent team-a --name prod --aws-account 123456789012')
     .action(async (o: ApiOptions & ProviderOptions & { parent?: string }) => {
       const conn = await connect(o);
-      const uid = await resolveGroup(conn, o.parent);
+      const uid = await resolveParent(conn, o.parent);
       printOne(await conn.client.call<Association>('POST', `iam/v2/accountAssociations/${uidPath(uid)}`, { body: fieldsOf(o) }), o.output, COLUMNS);
     });
 
@@ -138,7 +138,7 @@ Examples:
       const body = fieldsOf(o);
       if (Object.keys(body).length === 0) throw new Error('nothing to update: give --name, --description or a provider option');
       const conn = await connect(o);
-      const uid = await resolveGroup(conn, group);
+      const uid = await resolveParent(conn, group);
       const updated = await conn.client.call<Association>('PATCH', `iam/v2/accountAssociations/${uidPath(uid)}`, {
         query: { updateMask: Object.keys(body).join(',') },
         body,
@@ -150,7 +150,7 @@ Examples:
     .addHelpText('after', '\nExample:\n  berth iam account-associations delete team-a')
     .action(async (group: string, o: ApiOptions) => {
       const conn = await connect(o);
-      const uid = await resolveGroup(conn, group);
+      const uid = await resolveParent(conn, group);
       printDeleted(uid, await conn.client.call('DELETE', `iam/v2/accountAssociations/${uidPath(uid)}`), o.output);
     });
 
@@ -161,7 +161,7 @@ Examples:
       const provider = PROVIDERS[o.provider.toLowerCase()];
       if (!provider) throw new Error(`--provider must be aws, gcp or azure, got ${JSON.stringify(o.provider)}`);
       const conn = await connect(o);
-      const uid = await resolveGroup(conn, group);
+      const uid = await resolveParent(conn, group);
       const r = await conn.client.call<{ status?: string; reason?: string; message?: string }>(
         'POST',
         `iam/v2/accountAssociations/${uidPath(uid)}:checkAccountAssociation`,

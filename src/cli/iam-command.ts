@@ -1,7 +1,9 @@
-// berth iam: groups, identities, roles, role bindings, identity providers and
-// their external group role mappings, invites, account associations and terms.
+// berth iam: groups, identities, roles and their capabilities, role bindings,
+// identity providers and their external group role mappings, invites, account
+// associations and terms.
 import type { Command } from 'commander';
 import { iamAccountAssociationsCommand } from './iam-account-associations-command.js';
+import { iamCapabilitiesCommand } from './iam-capabilities-command.js';
 import { iamGroupsCommand } from './iam-groups-command.js';
 import { iamExternalGroupMappingsCommand } from './iam-external-group-mappings-command.js';
 import { iamIdentitiesCommand } from './iam-identities-command.js';
@@ -19,6 +21,7 @@ export function iamCommand(program: Command): void {
   iamGroupsCommand(iam);
   iamIdentitiesCommand(iam);
   iamRolesCommand(iam);
+  iamCapabilitiesCommand(iam);
   iamRoleBindingsCommand(iam);
   iamIdentityProvidersCommand(iam);
   iamExternalGroupMappingsCommand(iam);

@@ -2,8 +2,9 @@
 // exchange an outside token, or a key-signed assertion, for a Berth token).
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { apiCommand, connect, parentOrOrg, patchOf, uidPath, type ApiOptions } from './api-client.js';
+import { apiCommand, connect, patchOf, uidPath, type ApiOptions } from './api-client.js';
 import { listAll } from './list-all.js';
+import { IDENTITY, resolveName, resolveParent } from './name-resolution.js';
 import { BASIC_COLUMNS, printDeleted, printList, printOne } from './output.js';
 
 interface Identity {
@@ -50,6 +51,7 @@ export function iamIdentitiesCommand(iam: Command): void {
       `
 Examples:
   berth iam identities list
+  berth iam identities get github-ci
   berth iam identities create github-ci --parent <org uid> \\
       --issuer https://token.actions.githubusercontent.com \\
       --subject repo:example/app:ref:refs/heads/main
@@ -59,18 +61,26 @@ Examples:
     );
 
   apiCommand(identities, 'list', 'List identities directly in a group (all pages)')
-    .option('--parent <uid>', 'group (default: the organization)')
+    .option('--parent <group>', 'group, uid or name (default: the organization)')
     .addHelpText('after', '\nExamples:\n  berth iam identities list\n  berth iam identities list -o json')
     .action(async (o: ApiOptions & { parent?: string }) => {
       const conn = await connect(o);
       const items = await listAll<Identity>(conn.client, 'iam/v2/identities', 'identities', {
-        'uidp.children_of': parentOrOrg(conn, o.parent),
+        'uidp.children_of': await resolveParent(conn, o.parent),
       });
       printList(items, o.output, BASIC_COLUMNS);
     });
 
+  apiCommand(identities, 'get <identity>', 'Show one identity (uid or name)')
+    .addHelpText('after', '\nExamples:\n  berth iam identities get github-ci -o json\n  berth iam identities get <uid>')
+    .action(async (ref: string, o: ApiOptions) => {
+      const conn = await connect(o);
+      const uid = await resolveName(conn.client, IDENTITY, ref);
+      printOne(await conn.client.call<Identity>('GET', `iam/v2/identities/${uidPath(uid)}`), o.output, BASIC_COLUMNS);
+    });
+
   apiCommand(identities, 'create <name>', 'Create an identity')
-    .option('--parent <uid>', 'group to create it in (default: the organization; needed to reach the registry)')
+    .option('--parent <group>', 'group to create it in, uid or name (default: the organization; needed to reach the registry)')
     .option('--description <text>', 'description')
     .option('--issuer <url>', 'issuer of the tokens it accepts')
     .option('--subject <sub>', 'exact subject claim those tokens must carry')
@@ -82,7 +92,7 @@ Examples:
     .action(async (name: string, o: CreateOptions) => {
       const body = identityBody(name, o);
       const conn = await connect(o);
-      const identity = await conn.client.call<Identity>('POST', `iam/v2/identities/${uidPath(parentOrOrg(conn, o.parent))}`, { body });
+      const identity = await conn.client.call<Identity>('POST', `iam/v2/identities/${uidPath(await resolveParent(conn, o.parent))}`, { body });
       printOne(identity, o.output, BASIC_COLUMNS);
     });
 

@@ -4,9 +4,9 @@
 // shell history would show it), and the API never returns it.
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { apiCommand, connect, parentOrOrg, uidPath, type ApiOptions } from './api-client.js';
+import { apiCommand, connect, uidPath, type ApiOptions } from './api-client.js';
 import { listAll } from './list-all.js';
-import { GROUP, IDENTITY_PROVIDER, resolveName, resolveOptional, ROLE } from './name-resolution.js';
+import { GROUP, IDENTITY_PROVIDER, resolveName, resolveOptional, resolveParent, ROLE } from './name-resolution.js';
 import { printDeleted, printList, printOne, type Column } from './output.js';
 
 interface Provider {
@@ -112,7 +112,7 @@ Examples:
     .action(async (name: string, o: ProviderOptions & { parent?: string }) => {
       const clientSecret = o.clientSecretFile === undefined ? undefined : readSecret(o.clientSecretFile);
       const conn = await connect(o);
-      const parent = o.parent === undefined ? parentOrOrg(conn, undefined) : await resolveName(conn.client, GROUP, o.parent);
+      const parent = await resolveParent(conn, o.parent);
       const body = {
         name,
         description: o.description,

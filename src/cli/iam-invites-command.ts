@@ -2,9 +2,9 @@
 // (`berth auth login --invite-code CODE`). The code is shown once, by create.
 import type { Command } from 'commander';
 import { apiCommand, connect, uidPath, type ApiOptions } from './api-client.js';
+import { resolveName, resolveParent, ROLE } from './name-resolution.js';
 import { listAll } from './list-all.js';
 import { printDeleted, printList, printOne, type Column } from './output.js';
-import { resolveGroup, resolveRole } from './resolve-names.js';
 
 interface Invite {
   uid: string;
@@ -56,7 +56,7 @@ The invited person runs: berth auth login --credentials <their file> --invite-co
     .addHelpText('after', '\nExamples:\n  berth iam invites list\n  berth iam invites list --parent team-a -o id')
     .action(async (o: ApiOptions & { parent?: string }) => {
       const conn = await connect(o);
-      const items = await listAll<Invite>(conn.client, 'iam/v2/groupInvites', 'groupInvites', { 'uidp.children_of': await resolveGroup(conn, o.parent) });
+      const items = await listAll<Invite>(conn.client, 'iam/v2/groupInvites', 'groupInvites', { 'uidp.children_of': await resolveParent(conn, o.parent) });
       printList(items, o.output, COLUMNS);
     });
 
@@ -79,7 +79,7 @@ The invited person runs: berth auth login --credentials <their file> --invite-co
     )
     .action(async (o: ApiOptions & { parent?: string; role: string; ttl?: string; email?: string; singleUse?: boolean }) => {
       const conn = await connect(o);
-      const [parent, roleUid] = await Promise.all([resolveGroup(conn, o.parent), resolveRole(conn.client, o.role)]);
+      const [parent, roleUid] = await Promise.all([resolveParent(conn, o.parent), resolveName(conn.client, ROLE, o.role)]);
       const invite = await conn.client.call<Invite>('POST', `iam/v2/groupInvites/${uidPath(parent)}`, {
         body: { roleUid, ttl: o.ttl, email: o.email, singleUse: o.singleUse === true },
       });

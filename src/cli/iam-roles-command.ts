@@ -1,8 +1,10 @@
 // berth iam roles: list, create, update and delete roles (named sets of
 // capabilities; the built-in ones such as "viewer" cannot be changed).
 import type { Command } from 'commander';
-import { apiCommand, connect, parentOrOrg, patchOf, uidPath, type ApiOptions } from './api-client.js';
+import { apiCommand, connect, patchOf, uidPath, type ApiOptions } from './api-client.js';
+import { capabilitiesArgument } from './capability-arguments.js';
 import { listAll } from './list-all.js';
+import { GROUP, resolveName, resolveOptional, resolveParent, ROLE } from './name-resolution.js';
 import { BASIC_COLUMNS, printDeleted, printList, printOne } from './output.js';
 
 interface Role {
@@ -11,16 +13,6 @@ interface Role {
   description?: string;
   capabilities?: string[];
   createTime?: string;
-}
-
-/** "CAP_REPO_LIST, cap_tag_list" → ["CAP_REPO_LIST", "CAP_TAG_LIST"]. */
-function parseCapabilities(value: string): string[] {
-  const caps = value
-    .split(',')
-    .map((c) => c.trim().toUpperCase())
-    .filter((c) => c !== '');
-  if (caps.length === 0) throw new Error('--capabilities needs at least one capability, e.g. CAP_REPO_LIST');
-  return caps.map((c) => (c.startsWith('CAP_') ? c : `CAP_${c}`));
 }
 
 export function iamRolesCommand(iam: Command): void {
@@ -33,29 +25,44 @@ export function iamRolesCommand(iam: Command): void {
 Examples:
   berth iam roles list
   berth iam roles list --name viewer
-  berth iam roles create repo-reader --capabilities CAP_REPO_LIST,CAP_TAG_LIST
+  berth iam roles get viewer
+  berth iam roles create repo-reader --capabilities repo.list,tag.list
   berth iam roles update <uid> --capabilities CAP_REPO_LIST
-  berth iam roles delete <uid>`,
+  berth iam roles delete <uid>
+
+Capabilities go by enum name (CAP_REPO_LIST) or friendly name (repo.list):
+see \`berth iam capabilities list\`.`,
     );
 
   apiCommand(roles, 'list', 'List roles (all pages); without --parent also the built-in ones')
-    .option('--parent <uid>', 'only roles defined directly in this group')
+    .option('--parent <group>', 'only roles defined directly in this group, uid or name')
     .option('--name <name>', 'only roles with this exact name')
     .addHelpText('after', '\nExamples:\n  berth iam roles list\n  berth iam roles list --name viewer -o id')
     .action(async (o: ApiOptions & { parent?: string; name?: string }) => {
       const conn = await connect(o);
-      const items = await listAll<Role>(conn.client, 'iam/v2/roles', 'roles', { 'uidp.children_of': o.parent, name: o.name });
+      const items = await listAll<Role>(conn.client, 'iam/v2/roles', 'roles', {
+        'uidp.children_of': await resolveOptional(conn.client, GROUP, o.parent),
+        name: o.name,
+      });
       printList(items, o.output, BASIC_COLUMNS);
     });
 
+  apiCommand(roles, 'get <role>', 'Show one role (uid or name)')
+    .addHelpText('after', '\nExamples:\n  berth iam roles get viewer -o json\n  berth iam roles get <uid>')
+    .action(async (ref: string, o: ApiOptions) => {
+      const conn = await connect(o);
+      const uid = await resolveName(conn.client, ROLE, ref);
+      printOne(await conn.client.call<Role>('GET', `iam/v2/roles/${uidPath(uid)}`), o.output, BASIC_COLUMNS);
+    });
+
   apiCommand(roles, 'create <name>', 'Create a role')
-    .option('--parent <uid>', 'group to define it in (default: the organization)')
-    .requiredOption('--capabilities <caps>', 'comma-separated capabilities, e.g. CAP_REPO_LIST,CAP_TAG_LIST', parseCapabilities)
+    .option('--parent <group>', 'group to define it in, uid or name (default: the organization)')
+    .requiredOption('--capabilities <caps>', 'comma-separated capabilities, e.g. repo.list,CAP_TAG_LIST', capabilitiesArgument)
     .option('--description <text>', 'description')
-    .addHelpText('after', '\nExample:\n  berth iam roles create repo-reader --capabilities CAP_REPO_LIST,CAP_TAG_LIST --description "read the registry"')
+    .addHelpText('after', '\nExample:\n  berth iam roles create repo-reader --capabilities repo.list,tag.list --description "read the registry"')
     .action(async (name: string, o: ApiOptions & { parent?: string; capabilities: string[]; description?: string }) => {
       const conn = await connect(o);
-      const role = await conn.client.call<Role>('POST', `iam/v2/roles/${uidPath(parentOrOrg(conn, o.parent))}`, {
+      const role = await conn.client.call<Role>('POST', `iam/v2/roles/${uidPath(await resolveParent(conn, o.parent))}`, {
         body: { name, description: o.description, capabilities: o.capabilities },
       });
       printOne(role, o.output, BASIC_COLUMNS);
@@ -64,7 +71,7 @@ Examples:
   apiCommand(roles, 'update <uid>', 'Change a role (only the fields given; --capabilities replaces the set)')
     .option('--name <name>', 'new name')
     .option('--description <text>', 'new description')
-    .option('--capabilities <caps>', 'new comma-separated capability set', parseCapabilities)
+    .option('--capabilities <caps>', 'new comma-separated capability set', capabilitiesArgument)
     .addHelpText('after', '\nExample:\n  berth iam roles update <uid> --capabilities CAP_REPO_LIST,CAP_TAG_LIST,CAP_REPO_CREATE')
     .action(async (uid: string, o: ApiOptions & { name?: string; description?: string; capabilities?: string[] }) => {
       const { body, updateMask } = patchOf<string | string[]>({ name: o.name, description: o.description, capabilities: o.capabilities });

@@ -3,9 +3,9 @@
 // for a group (its own and its ancestors').
 import type { Command } from 'commander';
 import { apiCommand, connect, uidPath, type ApiOptions } from './api-client.js';
+import { resolveParent } from './name-resolution.js';
 import { listAll } from './list-all.js';
 import { printList, printOne, type Column } from './output.js';
-import { resolveGroup } from './resolve-names.js';
 
 interface Acceptance {
   docId?: string;
@@ -33,7 +33,7 @@ export function iamTermsCommand(iam: Command): void {
     .addHelpText('after', '\nExample:\n  berth iam terms accept tos.v1 dpa.v2 --parent team-a')
     .action(async (documents: string[], o: ApiOptions & { parent?: string }) => {
       const conn = await connect(o);
-      const group = await resolveGroup(conn, o.parent);
+      const group = await resolveParent(conn, o.parent);
       const r = await conn.client.call<{ group?: string; documentIds?: string[] }>('POST', `iam/v2/terms/${uidPath(group)}`, {
         body: { documentIds: documents },
       });
@@ -48,7 +48,7 @@ export function iamTermsCommand(iam: Command): void {
     .addHelpText('after', '\nExample:\n  berth iam terms list --parent team-a')
     .action(async (o: ApiOptions & { parent?: string }) => {
       const conn = await connect(o);
-      const group = await resolveGroup(conn, o.parent);
+      const group = await resolveParent(conn, o.parent);
       const items = await listAll<Acceptance>(conn.client, `iam/v2/terms/${uidPath(group)}`, 'termsAcceptances');
       printList(
         items.map((a) => ({ uid: a.docId, ...a })),

@@ -2,7 +2,7 @@
 // is; a name is looked up with the List call's exact `name` filter among what
 // the caller can see. No match, or several, is an error: several list each
 // candidate's uid so the user can pick one, never a guess.
-import type { ApiClient } from './api-client.js';
+import { parentOrOrg, type ApiClient, type Connection } from './api-client.js';
 import { listAll } from './list-all.js';
 
 const UID = /^[0-9a-f]{40}(?:\/[0-9a-f]{16})*$/;
@@ -12,6 +12,8 @@ const MAX_CANDIDATES = 20;
 export interface NamedKind {
   /** "group", "role", "identity provider" */
   label: string;
+  /** When not label + "s". */
+  plural?: string;
   path: string;
   itemsKey: string;
   /** The command that lists them, for the error. */
@@ -20,6 +22,13 @@ export interface NamedKind {
 
 export const GROUP: NamedKind = { label: 'group', path: 'iam/v2/groups', itemsKey: 'groups', listCommand: 'berth iam groups list' };
 export const ROLE: NamedKind = { label: 'role', path: 'iam/v2/roles', itemsKey: 'roles', listCommand: 'berth iam roles list' };
+export const IDENTITY: NamedKind = {
+  label: 'identity',
+  plural: 'identities',
+  path: 'iam/v2/identities',
+  itemsKey: 'identities',
+  listCommand: 'berth iam identities list',
+};
 export const IDENTITY_PROVIDER: NamedKind = {
   label: 'identity provider',
   path: 'iam/v2/identityProviders',
@@ -46,10 +55,15 @@ export async function resolveName(client: ApiClient, kind: NamedKind, value: str
   if (found.length === 1) return found[0].uid!;
   const count = found.length > MAX_CANDIDATES ? `at least ${MAX_CANDIDATES + 1}` : String(found.length);
   const lines = found.slice(0, MAX_CANDIDATES).map((f) => `  ${f.uid}${f.description ? `  ${f.description}` : ''}`);
-  throw new Error(`${count} ${kind.label}s are named ${JSON.stringify(value)}; give the uid of one of them:\n${lines.join('\n')}`);
+  throw new Error(`${count} ${kind.plural ?? `${kind.label}s`} are named ${JSON.stringify(value)}; give the uid of one of them:\n${lines.join('\n')}`);
 }
 
 /** An optional option: resolved when given. */
 export async function resolveOptional(client: ApiClient, kind: NamedKind, value: string | undefined): Promise<string | undefined> {
   return value === undefined ? undefined : resolveName(client, kind, value);
+}
+
+/** A --parent group, uid or name; absent means the organization of the credentials. */
+export async function resolveParent(conn: Connection, value: string | undefined): Promise<string> {
+  return value === undefined ? parentOrOrg(conn, undefined) : resolveName(conn.client, GROUP, value);
 }

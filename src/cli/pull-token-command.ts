@@ -11,7 +11,7 @@ import { Option, type Command } from 'commander';
 import { PULL_TOKEN_ISSUER } from '../auth/pull-token-issuer.js';
 import { connect, parentOrOrg, uidPath, type ApiClient } from './api-client.js';
 import { registryHostOf } from './api-discovery.js';
-import { resolveRole } from './resolve-names.js';
+import { builtinRoleByName } from '../iam/roles/builtin-roles.js';
 
 const HOUR_MS = 3_600_000;
 /** The identity's longest key lifetime (static_keys.expiration_time). */
@@ -58,7 +58,8 @@ async function createPullToken(client: ApiClient, org: string, registry: string,
   const kid = randomBytes(8).toString('hex');
   const subject = randomBytes(16).toString('hex');
   const jwks = JSON.stringify({ keys: [{ ...(await exportJWK(publicKey)), kid, alg: 'ES256', use: 'sig' }] });
-  const roleUid = await resolveRole(client, 'registry.pull');
+  // The built-in role by its fixed uid: a custom role of the same name cannot make it ambiguous.
+  const roleUid = builtinRoleByName('registry.pull')!.uid;
   const identity = await client.call<{ uid: string }>('POST', `iam/v2/identities/${uidPath(org)}`, {
     body: {
       name,

@@ -204,4 +204,47 @@ describe('iam role bindings', () => {
     const w = await rest(berth.url, 'PATCH', `/registry/v2/repos/${subRepo}`, { token: who.token, body: { description: 'by editor' } });
     assert.equal(w.status, 200, w.text);
   });
+  it('applies the create rules to an update: anti-escalation, role scope, duplicates, role_bindings.update', async () => {
+    const who = await identityWithRole(berth.url, token, berth.orgUid, undefined, berth.orgUid);
+    const b = await rest(berth.url, 'POST', `/iam/v2/roleBindings/${sub}`, { token, body: { identityUid: who.uid, roleUid: VIEWER_UID } });
+    assert.equal(b.status, 200, b.text);
+    // A binder that may update bindings and holds what viewer grants, but not what editor adds.
+    const updater = await rest(berth.url, 'POST', `/iam/v2/roles/${berth.orgUid}`, {
+      token,
+      body: { name: 'binding-updater', capabilities: ['CAP_IAM_ROLE_BINDINGS_UPDATE', 'CAP_IAM_ROLE_BINDINGS_LIST'] },
+    });
+    assert.equal(updater.status, 200, updater.text);
+    const admin = await identityWithRole(berth.url, token, berth.orgUid, 'binding-updater', berth.orgUid);
+    const viewerToo = await rest(berth.url, 'POST', `/iam/v2/roleBindings/${berth.orgUid}`, { token, body: { identityUid: admin.uid, roleUid: VIEWER_UID } });
+    assert.equal(viewerToo.status, 200, viewerToo.text);
+    const editor = await roleUid('editor');
+    const esc = await rest(berth.url, 'PATCH', `/iam/v2/roleBindings/${b.json.uid}`, { token: admin.token, body: { roleUid: editor } });
+    assert.equal(esc.status, 403, esc.text);
+    assert.match(esc.json.message, /subscriptions\.create/);
+    const still = await rest(berth.url, 'GET', `/iam/v2/roleBindings/${b.json.uid}`, { token });
+    assert.equal(still.json.role.name, 'viewer');
+    // Within its own capabilities the update goes through with role_bindings.update alone (no .create).
+    const pull = await roleUid('registry.pull');
+    const ok = await rest(berth.url, 'PATCH', `/iam/v2/roleBindings/${b.json.uid}`, { token: admin.token, body: { roleUid: pull } });
+    assert.equal(ok.status, 200, ok.text);
+    assert.equal(ok.json.role.name, 'registry.pull');
+    // A role defined in a group the binding is not in (or below) is refused, before anything is read.
+    const other = await rest(berth.url, 'POST', `/iam/v2/groups/${berth.orgUid}`, { token, body: { name: 'other-team' } });
+    const foreign = await rest(berth.url, 'POST', `/iam/v2/roles/${other.json.uid}`, { token, body: { name: 'foreign', capabilities: ['CAP_TAG_LIST'] } });
+    assert.equal(foreign.status, 200, foreign.text);
+    const out = await rest(berth.url, 'PATCH', `/iam/v2/roleBindings/${b.json.uid}`, { token, body: { roleUid: foreign.json.uid } });
+    assert.equal(out.status, 400, out.text);
+    assert.match(out.text, /not defined at this group or above/);
+    // The identity cannot be changed (its scope rule is checked by the one writer, and would refuse a move anyway).
+    const stranger = await identityWithRole(berth.url, token, sub, undefined, sub);
+    const move = await rest(berth.url, 'PATCH', `/iam/v2/roleBindings/${b.json.uid}`, { token, body: { identityUid: stranger.uid } });
+    assert.equal(move.status, 400, move.text);
+    // Turning it into a duplicate of another binding is refused.
+    const dupOf = await rest(berth.url, 'POST', `/iam/v2/roleBindings/${sub}`, { token, body: { identityUid: who.uid, roleUid: editor } });
+    assert.equal(dupOf.status, 200, dupOf.text);
+    const dup = await rest(berth.url, 'PATCH', `/iam/v2/roleBindings/${b.json.uid}`, { token, body: { roleUid: editor } });
+    assert.equal(dup.status, 409, dup.text);
+    const after = await rest(berth.url, 'GET', `/iam/v2/roleBindings/${b.json.uid}`, { token });
+    assert.equal(after.json.role.name, 'registry.pull');
+  });
 });

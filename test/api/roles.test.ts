@@ -106,6 +106,57 @@ describe('iam roles', () => {
     assert.equal(esc.status, 403, esc.text);
   });
 
+  it('refuses a role update granting what the caller lacks, naming what is missing', async () => {
+    const admin = await rest(berth.url, 'POST', `/iam/v2/roles/${berth.orgUid}`, {
+      token,
+      body: { name: 'roles-updater', capabilities: ['CAP_IAM_ROLES_CREATE', 'CAP_IAM_ROLES_UPDATE', 'CAP_TAG_LIST', 'CAP_REPO_LIST'] },
+    });
+    assert.equal(admin.status, 200, admin.text);
+    const who = await identityWithRole(berth.url, token, berth.orgUid, 'roles-updater', berth.orgUid);
+    const mine = await rest(berth.url, 'POST', `/iam/v2/roles/${berth.orgUid}`, { token: who.token, body: { name: 'mine', capabilities: ['CAP_TAG_LIST'] } });
+    assert.equal(mine.status, 200, mine.text);
+    const within = await rest(berth.url, 'PATCH', `/iam/v2/roles/${mine.json.uid}`, {
+      token: who.token,
+      body: { capabilities: ['CAP_TAG_LIST', 'CAP_REPO_LIST'] },
+    });
+    assert.equal(within.status, 200, within.text);
+    const esc = await rest(berth.url, 'PATCH', `/iam/v2/roles/${mine.json.uid}`, {
+      token: who.token,
+      body: { capabilities: ['CAP_TAG_LIST', 'CAP_REPO_DELETE', 'CAP_IAM_GROUPS_DELETE'] },
+    });
+    assert.equal(esc.status, 403, esc.text);
+    assert.match(esc.json.message, /repo\.delete/);
+    assert.match(esc.json.message, /groups\.delete/);
+    assert.doesNotMatch(esc.json.message, /tag\.list/);
+    const created = await rest(berth.url, 'POST', `/iam/v2/roles/${berth.orgUid}`, {
+      token: who.token,
+      body: { name: 'esc2', capabilities: ['CAP_REPO_CREATE'] },
+    });
+    assert.equal(created.status, 403, created.text);
+    assert.match(created.json.message, /repo\.create/);
+    const unchanged = await rest(berth.url, 'GET', `/iam/v2/roles/${mine.json.uid}`, { token });
+    assert.deepEqual(unchanged.json.capabilities, ['CAP_REPO_LIST', 'CAP_TAG_LIST']);
+    // Emptying a role is refused like creating an empty one.
+    const empty = await rest(berth.url, 'PATCH', `/iam/v2/roles/${mine.json.uid}?updateMask=capabilities`, { token, body: {} });
+    assert.equal(empty.status, 400, empty.text);
+  });
+
+  it('accepts capabilities by friendly name as well as enum name, and refuses unknown ones', async () => {
+    const created = await rest(berth.url, 'POST', `/iam/v2/roles/${berth.orgUid}`, {
+      token,
+      body: { name: 'friendly', capabilities: ['repo.list', 'CAP_TAG_LIST', 'manifest.list'] },
+    });
+    assert.equal(created.status, 200, created.text);
+    assert.deepEqual(created.json.capabilities, ['CAP_REPO_LIST', 'CAP_MANIFEST_LIST', 'CAP_TAG_LIST']);
+    const patched = await rest(berth.url, 'PATCH', `/iam/v2/roles/${created.json.uid}`, { token, body: { capabilities: ['tag.list'] } });
+    assert.equal(patched.status, 200, patched.text);
+    assert.deepEqual(patched.json.capabilities, ['CAP_TAG_LIST']);
+    for (const bad of ['repo.nope', 'REPO_LIST', 'Repo.List']) {
+      const r = await rest(berth.url, 'POST', `/iam/v2/roles/${berth.orgUid}`, { token, body: { name: 'bad', capabilities: [bad] } });
+      assert.equal(r.status, 400, `${bad}: ${r.text}`);
+    }
+  });
+
   it('serves roles over gRPC', async () => {
     const client = grpcClient(RolesService, berth.url, token);
     const role = await client.createRole({ parent: berth.orgUid, role: { name: 'grpc-role', capabilities: [Capability.CAP_TAG_LIST] } });

@@ -25,6 +25,8 @@ export interface NewBinding {
   field: string;
   /** Kept when an update re-validates an existing binding. */
   keep?: { uid: string; createTime: string };
+  /** The capability that lets the caller write it at the group: role_bindings.create, or .update for an update. */
+  writeCapability?: Capability;
 }
 
 /** The violation on the identity, named `identityUid` as the request's JSON spells it. */
@@ -79,7 +81,7 @@ export async function insertBinding(tx: Tx, caller: Caller, b: NewBinding): Prom
   const role = await tx.selectFrom('roles').select(['uid', 'builtin', 'capabilities']).where('uid', '=', b.roleUid).executeTakeFirst();
   if (!role) throw roleNotFound(b.roleUid);
   // Anti-escalation: a caller can hand out only what it holds at the group.
-  await caller.require(IAM_DOMAIN, [Capability.CAP_IAM_ROLE_BINDINGS_CREATE, ...roleCapabilities(role)], b.parent);
+  await caller.require(IAM_DOMAIN, [b.writeCapability ?? Capability.CAP_IAM_ROLE_BINDINGS_CREATE, ...roleCapabilities(role)], b.parent);
   const dup = await tx
     .selectFrom('role_bindings')
     .select('uid')

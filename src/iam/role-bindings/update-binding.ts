@@ -1,6 +1,7 @@
 import { transact } from '../../store/transact.js';
 import type { HandlerContext } from '@connectrpc/connect';
 import { RoleBindingSchema, type RoleBinding, type UpdateRoleBindingRequest } from '../../gen/berth/iam/v2/role_bindings_pb.js';
+import { Capability } from '../../gen/berth/capabilities/v1/capabilities_pb.js';
 import { callerOf } from '../../auth/caller.js';
 import { fieldsToUpdate } from '../../core/field-mask.js';
 import type { ServiceDeps } from '../../runtime/service-deps.js';
@@ -11,7 +12,9 @@ import { insertBinding } from './binding-rules.js';
 /**
  * Only the role can change. The new role passes every check a new binding
  * would (scope, anti-escalation, duplicates), so the row is re-validated by
- * deleting and re-inserting it with the same uid in one transaction.
+ * deleting and re-inserting it with the same uid in one transaction. The
+ * caller needs role_bindings.update (not .create) at the binding's group, plus
+ * every capability of the new role there.
  */
 export async function updateRoleBinding(deps: ServiceDeps, req: UpdateRoleBindingRequest, ctx: HandlerContext): Promise<RoleBinding> {
   const incoming = req.roleBinding!; // the guard has checked role_binding.uid
@@ -26,7 +29,14 @@ export async function updateRoleBinding(deps: ServiceDeps, req: UpdateRoleBindin
     if (!fields.some((f) => f.name === 'role_uid') || incoming.roleUid === row.role_uid) return loadHydrated(tx, row.uid);
     await tx.deleteFrom('role_bindings').where('uid', '=', row.uid).execute();
     const keep = { uid: row.uid, createTime: row.create_time };
-    await insertBinding(tx, caller, { parent: row.parent_uid, identityUid: row.identity_uid, roleUid: incoming.roleUid, field: 'role_binding', keep });
+    await insertBinding(tx, caller, {
+      parent: row.parent_uid,
+      identityUid: row.identity_uid,
+      roleUid: incoming.roleUid,
+      field: 'role_binding',
+      keep,
+      writeCapability: Capability.CAP_IAM_ROLE_BINDINGS_UPDATE,
+    });
     return loadHydrated(tx, row.uid);
   });
 }

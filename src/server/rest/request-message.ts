@@ -8,6 +8,7 @@ import { badRequest } from '../../core/request-errors.js';
 import { badBody } from '../errors.js';
 import { maskFromJsonKeys } from '../../core/field-mask.js';
 import type { RestRoute } from './route-table.js';
+import { capabilityJsonValue, isCapabilityField } from './capability-json.js';
 
 const MAX_QUERY_PARAMS = 100;
 
@@ -34,6 +35,7 @@ function fieldByKey(schema: DescMessage, key: string): DescField | undefined {
 function queryValue(field: DescField, raw: string): JsonValue {
   const scalarOrEnum = field.fieldKind === 'list' ? field.listKind : field.fieldKind;
   if (scalarOrEnum === 'enum' && /^-?\d+$/.test(raw)) return Number(raw);
+  if (isCapabilityField(field)) return capabilityJsonValue(raw);
   if (scalarOrEnum === 'scalar') {
     const t = field.fieldKind === 'list' || field.fieldKind === 'scalar' ? field.scalar : undefined;
     if (t === 8 /* BOOL */) return raw === 'true' || raw === '1' ? true : raw === 'false' || raw === '0' ? false : raw;
@@ -85,7 +87,9 @@ function queryToJson(schema: DescMessage, query: URLSearchParams, domain: string
 
 /**
  * Drops body keys that name no field (as grpc-gateway does), so the strict
- * parse after it still rejects wrong types and unknown enum values.
+ * parse after it still rejects wrong types and unknown enum values. Also puts
+ * the values the strict parse would refuse but the API accepts in its form:
+ * snake_case mask paths, capabilities by friendly name.
  */
 function withoutUnknownFields(desc: DescMessage, json: JsonObject): JsonObject {
   const out: JsonObject = {};
@@ -94,6 +98,10 @@ function withoutUnknownFields(desc: DescMessage, json: JsonObject): JsonObject {
     if (!f) continue;
     if (isFieldMask(f) && typeof value === 'string') {
       out[key] = camelMask(value);
+      continue;
+    }
+    if (isCapabilityField(f)) {
+      out[key] = Array.isArray(value) ? value.map(capabilityJsonValue) : capabilityJsonValue(value);
       continue;
     }
     const m =
