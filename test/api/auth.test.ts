@@ -2,37 +2,11 @@
 // and claim-match identities, audiences, and permission before existence.
 import assert from 'node:assert/strict';
 import { statSync, readFileSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
-import { exportJWK, generateKeyPair, SignJWT, createRemoteJWKSet, jwtVerify } from 'jose';
+import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { useBerth, type Berth } from '../harness/berth-process.js';
 import { identityWithRole, rest } from '../harness/api-client.js';
-
-/** A minimal external OIDC issuer on loopback, for claimMatch identities. */
-async function fakeIssuer() {
-  const { privateKey, publicKey } = await generateKeyPair('RS256');
-  const jwk = { ...(await exportJWK(publicKey)), kid: 'ext', alg: 'RS256', use: 'sig' };
-  const server = http.createServer((req, res) => {
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    res.setHeader('content-type', 'application/json');
-    if (req.url === '/.well-known/openid-configuration') res.end(JSON.stringify({ issuer: base, jwks_uri: `${base}/jwks` }));
-    else if (req.url === '/jwks') res.end(JSON.stringify({ keys: [jwk] }));
-    else res.writeHead(404).end('{}');
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const sign = (sub: string, aud: string) =>
-    new SignJWT({})
-      .setProtectedHeader({ alg: 'RS256', kid: 'ext' })
-      .setIssuer(url)
-      .setSubject(sub)
-      .setAudience(aud)
-      .setIssuedAt()
-      .setExpirationTime('5m')
-      .sign(privateKey);
-  return { url, sign, close: () => new Promise((r) => server.close(r)) };
-}
+import { fakeIssuer } from '../harness/oidc-issuer.js';
 
 describe('authentication and access control', () => {
   let berth: Berth;
