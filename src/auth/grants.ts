@@ -12,6 +12,11 @@ export interface GrantRow {
 }
 
 export class Grants {
+  // The same groups as sets, made on first use: a check then walks the uid's
+  // own ancestors (at most MAX_DEPTH) instead of every group the capability is
+  // held at, so its cost does not grow with the caller's bindings.
+  private readonly sets = new Map<Capability, ReadonlySet<string>>();
+
   private constructor(private readonly byCap: Map<Capability, string[]>) {}
 
   static readonly none = new Grants(new Map());
@@ -51,7 +56,21 @@ export class Grants {
 
   /** True when the capability is held at `uid` or at one of its ancestors. */
   has(cap: Capability, uid: string): boolean {
-    return (this.byCap.get(cap) ?? []).some((g) => isSelfOrBelow(uid, g));
+    const groups = this.byCap.get(cap);
+    if (!groups) return false;
+    if (groups.length <= 4) return groups.some((g) => isSelfOrBelow(uid, g));
+    let set = this.sets.get(cap);
+    if (!set) {
+      set = new Set(groups);
+      this.sets.set(cap, set);
+    }
+    // uid itself, then each ancestor: a uid path loses one "/segment" per level.
+    for (let at = uid; ; ) {
+      if (set.has(at)) return true;
+      const slash = at.lastIndexOf('/');
+      if (slash < 0) return false;
+      at = at.slice(0, slash);
+    }
   }
 
   /** The outermost groups at which the capability is held. */
