@@ -4,7 +4,7 @@
 import type { KeyObject } from 'node:crypto';
 import { createLocalJWKSet, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import type { Store } from '../store/store.js';
-import { ALGORITHM, loadKeyRing, type KeyRing } from './signing-keys.js';
+import { KEY_ALGORITHMS, loadKeyRing, type KeyRing } from './signing-keys.js';
 
 export const TOKEN_TTL_SECONDS = 3600;
 const CACHE_LIMIT = 10_000;
@@ -50,7 +50,7 @@ export class Issuer {
   async mint(subject: string, audience: string, extra: JWTPayload = {}): Promise<{ token: string; expiry: Date }> {
     const now = Math.floor(Date.now() / 1000);
     const token = await new SignJWT({ ...extra })
-      .setProtectedHeader({ alg: ALGORITHM, kid: this.ring.signing.kid, typ: 'JWT' })
+      .setProtectedHeader({ alg: this.ring.signing.algorithm, kid: this.ring.signing.kid, typ: 'JWT' })
       .setIssuer(this.url)
       .setSubject(subject)
       .setAudience(audience)
@@ -71,7 +71,7 @@ export class Issuer {
       return cached;
     }
     // jose accepts a token without exp unless told otherwise; ours always carry one.
-    const options = { issuer: this.url, algorithms: [ALGORITHM], requiredClaims: ['exp'] };
+    const options = { issuer: this.url, algorithms: [...KEY_ALGORITHMS], requiredClaims: ['exp'] };
     let payload: JWTPayload;
     try {
       ({ payload } = await jwtVerify(token, this.jwks, options));
@@ -99,7 +99,7 @@ export class Issuer {
       token_endpoint: `${this.url}/sts/exchange`,
       response_types_supported: ['id_token'],
       subject_types_supported: ['public'],
-      id_token_signing_alg_values_supported: [ALGORITHM],
+      id_token_signing_alg_values_supported: [...new Set(this.ring.publicKeys.map((k) => String(k.alg)))],
       claims_supported: ['iss', 'sub', 'aud', 'exp', 'iat', 'nbf'],
     };
   }

@@ -9,10 +9,19 @@ import type { Store } from '../store/store.js';
 import { transact } from '../store/transact.js';
 import { isSealed, seal, unseal } from './secret-sealing.js';
 
-export const ALGORITHM = 'RS256';
+/**
+ * The algorithm of keys made now. ES256: signing costs a few dozen µs where
+ * RSA-2048 costs hundreds, and every token exchange signs. Keys made before
+ * (RS256) keep their own algorithm, stored with them, and keep verifying.
+ */
+export const ALGORITHM = 'ES256';
+/** Every algorithm a Berth key may have: what verification accepts. */
+export const KEY_ALGORITHMS = ['ES256', 'RS256'] as const;
 
 export interface SigningKey {
   kid: string;
+  /** The key's own algorithm (the JWT `alg`). */
+  algorithm: string;
   privateKey: CryptoKey;
   publicJwk: JWK;
 }
@@ -64,7 +73,7 @@ async function sealPlaintext(store: Store, rows: readonly KeyRow[], secrets: Key
 export async function loadKeyRing(store: Store, secrets?: KeyObject): Promise<KeyRing> {
   let rows = await readAll(store);
   if (rows.length === 0) {
-    const { privateKey, publicKey } = await generateKeyPair(ALGORITHM, { modulusLength: 2048, extractable: true });
+    const { privateKey, publicKey } = await generateKeyPair(ALGORITHM, { extractable: true });
     const kid = randomUUID();
     const pub = { ...(await exportJWK(publicKey)), kid, alg: ALGORITHM, use: 'sig' };
     const priv = JSON.stringify({ ...(await exportJWK(privateKey)), kid, alg: ALGORITHM });
@@ -81,9 +90,9 @@ export async function loadKeyRing(store: Store, secrets?: KeyObject): Promise<Ke
   const privateJwks = openAll(rows, secrets);
   if (secrets) await sealPlaintext(store, rows, secrets);
   const first = rows[0];
-  const privateKey = (await importJWK(JSON.parse(privateJwks.get(first.kid)!) as JWK, ALGORITHM)) as CryptoKey;
+  const privateKey = (await importJWK(JSON.parse(privateJwks.get(first.kid)!) as JWK, first.algorithm)) as CryptoKey;
   return {
-    signing: { kid: first.kid, privateKey, publicJwk: JSON.parse(first.public_jwk) as JWK },
+    signing: { kid: first.kid, algorithm: first.algorithm, privateKey, publicJwk: JSON.parse(first.public_jwk) as JWK },
     publicKeys: rows.map((r) => JSON.parse(r.public_jwk) as JWK),
   };
 }

@@ -33,7 +33,8 @@ describe('authentication and access control', () => {
     const { payload, protectedHeader } = await jwtVerify(token, jwks, { issuer: berth.url, audience: berth.url });
     assert.equal(payload.sub, berth.ownerIdentity);
     assert.equal(Number(payload.exp) - Number(payload.iat), 3600);
-    assert.equal(protectedHeader.alg, 'RS256');
+    assert.equal(protectedHeader.alg, 'ES256');
+    assert.deepEqual(d.json.id_token_signing_alg_values_supported, ['ES256']);
   });
 
   it('rejects missing, malformed, foreign-audience and unmatched tokens', async () => {
