@@ -3,8 +3,9 @@
 //    tokens for a claimMatch identity; POST /sts/exchange at C connections
 //    (the issuer's JWKS is cached after the warm-up). Baseline, in the same
 //    run and on the same core: a bare jose loop doing what an exchange must
-//    at least do — verify one RS256 token against a local JWKS and sign one
-//    RS256 token (C in flight, like the connections).
+//    at least do — verify one RS256 token (the external issuer's, as GitHub's
+//    and GitLab's are) against a local JWKS and sign one token with Berth's
+//    own algorithm (ES256 since keys moved off RSA; C in flight).
 //  - Permission checks: groups 8 levels deep and 10,000 role bindings, seeded
 //    through the store like bench/api.ts. The caller holds its role on the
 //    7th level and a binding on every other group it can have one on (its
@@ -16,6 +17,7 @@
 // of R runs; server CPU per request from /proc.
 // Usage: npm run bench:sts [-- --seconds S --connections C --runs R --database postgres://… (a fresh database)]
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { ALGORITHM } from '../src/auth/signing-keys.js';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
@@ -62,29 +64,22 @@ function median(xs: number[]): number {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 }
 
-/** Signs an RS256 JWT: the external issuer's ID tokens and the baseline's stand-in for Berth's token. */
-function sign(key: CryptoKey, kid: string, iss: string, sub: string, aud: string, claims: Record<string, unknown> = {}): Promise<string> {
-  return new SignJWT(claims)
-    .setProtectedHeader({ alg: 'RS256', kid })
-    .setIssuer(iss)
-    .setSubject(sub)
-    .setAudience(aud)
-    .setIssuedAt()
-    .setExpirationTime('10m')
-    .sign(key);
+/** Signs a JWT: RS256 for the external issuer's ID tokens, Berth's algorithm for the baseline's stand-in for Berth's token. */
+function sign(key: CryptoKey, kid: string, iss: string, sub: string, aud: string, claims: Record<string, unknown> = {}, alg = 'RS256'): Promise<string> {
+  return new SignJWT(claims).setProtectedHeader({ alg, kid }).setIssuer(iss).setSubject(sub).setAudience(aud).setIssuedAt().setExpirationTime('10m').sign(key);
 }
 
 // ---- the bare jose loop (a child process on the server's core) ----
 
 async function baselineLoop(seconds: number): Promise<void> {
   const ext = await generateKeyPair('RS256', { modulusLength: 2048 });
-  const own = await generateKeyPair('RS256', { modulusLength: 2048 });
+  const own = await generateKeyPair(ALGORITHM);
   const jwks = createLocalJWKSet({ keys: [{ ...(await exportJWK(ext.publicKey)), kid: 'ext', alg: 'RS256' }] });
   const iss = 'http://127.0.0.1:1';
   const token = await sign(ext.privateKey, 'ext', iss, 'bench', 'http://berth');
   const one = async () => {
     const { payload } = await jwtVerify(token, jwks, { issuer: iss, audience: 'http://berth', algorithms: ['RS256'], requiredClaims: ['exp'] });
-    await sign(own.privateKey, 'own', 'http://berth', String(payload.sub), 'http://berth', { berth_caps: [] });
+    await sign(own.privateKey, 'own', 'http://berth', String(payload.sub), 'http://berth', { berth_caps: [] }, ALGORITHM);
   };
   const loop = async (until: number) => {
     let n = 0;
