@@ -1,7 +1,8 @@
-// Outbound GETs to URLs a presented token leads to (OIDC discovery, JWKS):
-// bounded in time and size, and redirected only within the same origin, so a
-// token can neither tie Berth up with slow or large answers nor steer it to
-// another host.
+// Outbound GETs to URLs a presented token leads to (OIDC discovery, JWKS),
+// and the sign-in flow's POST to a provider's token endpoint: bounded in time
+// and size, and redirected only within the same origin (the POST not at all),
+// so a token can neither tie Berth up with slow or large answers nor steer it
+// to another host.
 export interface FetchBounds {
   timeoutMs: number;
   maxBytes: number;
@@ -55,4 +56,17 @@ export function boundedFetch(bounds: FetchBounds): (input: string | URL, init?: 
     const body = await boundedGet(new URL(String(input)), bounds, init?.headers);
     return new Response(body, { status: 200, headers: { 'content-type': 'application/json' } });
   };
+}
+
+/** Status and body of a POST of `form` to `url` (no redirects followed); throws on timeout or an oversize answer. */
+export async function boundedPostForm(url: URL, form: URLSearchParams, bounds: FetchBounds): Promise<{ status: number; body: Uint8Array }> {
+  const signal = AbortSignal.timeout(bounds.timeoutMs);
+  const res = await fetch(url, {
+    method: 'POST',
+    redirect: 'manual',
+    signal,
+    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+    body: form,
+  });
+  return { status: res.status, body: await readBounded(res, bounds.maxBytes) };
 }

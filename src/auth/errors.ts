@@ -2,7 +2,7 @@
 // name and declared in the catalogue. Guard errors carry the domain of the
 // service that was called.
 import { Code } from '@connectrpc/connect';
-import { invalidArgument, permissionDenied, unauthenticated } from '../core/api-error.js';
+import { failedPrecondition, invalidArgument, notFound, permissionDenied, unauthenticated, unavailable } from '../core/api-error.js';
 import { defineError } from '../core/error-catalogue.js';
 
 export const STS_DOMAIN = 'sts.berth.dev';
@@ -106,4 +106,47 @@ export const refreshTokenInvalid = defineError(
     when: '/sts/exchange_refresh_token with a refresh token that is unknown, expired, already used (its whole chain is then revoked) or whose identity was deleted',
   },
   () => unauthenticated(STS_DOMAIN, 'the refresh token is invalid, expired, already used or revoked; exchange a new ID token'),
+);
+
+export const loginProviderNotFound = defineError(
+  {
+    domain: STS_DOMAIN,
+    name: 'loginProviderNotFound',
+    code: Code.NotFound,
+    detail: 'ResourceInfo',
+    when: '/sts/login or /sts/login_settings naming an identity provider that does not exist',
+  },
+  (uid: string) => notFound(STS_DOMAIN, 'berth.iam.v2.IdentityProvider', uid),
+);
+export const loginRefused = defineError(
+  {
+    domain: STS_DOMAIN,
+    name: 'loginRefused',
+    code: Code.PermissionDenied,
+    detail: 'ErrorInfo only',
+    when: '/sts/login: the provider refused the code, or its ID token is badly signed, expired, for another client, of another issuer or without the nonce sent',
+  },
+  (why: string) => permissionDenied(STS_DOMAIN, `sign in refused: ${why}`),
+);
+export const loginProviderUnavailable = defineError(
+  {
+    domain: STS_DOMAIN,
+    name: 'loginProviderUnavailable',
+    code: Code.Unavailable,
+    detail: 'ErrorInfo only',
+    when: "/sts/login: the provider's discovery document or token endpoint cannot be reached or is not valid for its issuer",
+  },
+  (why: string) => unavailable(STS_DOMAIN, `the identity provider cannot be used: ${why}`),
+);
+export const loginSecretSealed = defineError(
+  {
+    domain: STS_DOMAIN,
+    name: 'loginSecretSealed',
+    code: Code.FailedPrecondition,
+    detail: 'PreconditionFailure',
+    type: 'SECRETS_KEY_REQUIRED',
+    when: '/sts/login through a provider whose client secret this server cannot open (it runs without the secrets key that sealed it)',
+  },
+  (uid: string) =>
+    failedPrecondition(STS_DOMAIN, 'SECRETS_KEY_REQUIRED', 'the provider has a client secret this server cannot open: start it with the secrets key', uid),
 );

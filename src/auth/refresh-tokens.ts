@@ -85,3 +85,10 @@ export async function rotateRefreshToken(store: Store, token: string, identityEx
     return { ok: true, grant, next: await insert(tx, grant, row.chain_id) };
   });
 }
+
+/** Deletes the chain of `token` (logout); nothing when it is unknown. */
+export async function revokeRefreshToken(store: Store, token: string): Promise<void> {
+  if (!TOKEN.test(token)) return;
+  const row = await store.db.selectFrom('refresh_tokens').select('chain_id').where('id', '=', hashOf(token)).executeTakeFirst();
+  if (row) await transact(store, (tx) => tx.deleteFrom('refresh_tokens').where('chain_id', '=', row.chain_id).execute());
+}

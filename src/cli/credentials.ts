@@ -1,54 +1,110 @@
-// Credentials files (as written on first start) and the token they buy:
-// sign a short assertion with the private key, exchange it at /sts/exchange.
-import { randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+// Credentials files and the token they buy. Two kinds:
+//  - static keys (as written on first start): sign a short assertion with the
+//    private key, exchange it at /sts/exchange;
+//  - a sign-in session (`berth auth login --identity-provider`): a refresh
+//    token, traded at /sts/exchange_refresh_token. Refresh tokens rotate, so
+//    the file is rewritten with the next one each time; the last token is
+//    kept with its expiry and reused while it has time left, which spares a
+//    rotation (and a race between two commands rotating the same one).
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { importJWK, SignJWT, type JWK } from 'jose';
 import { apiDiscovery, type ApiDiscovery } from './api-discovery.js';
 import { reach } from './reach.js';
 
-export interface Credentials {
+export interface StaticCredentials {
+  kind?: undefined;
   api: string;
   identity: string;
   issuer: string;
   subject: string;
   privateKey: JWK;
+  /** The file read (not stored). */
+  file?: string;
 }
+
+export interface SessionCredentials {
+  kind: 'session';
+  api: string;
+  identity: string;
+  /** The name the provider gave the user at sign in. */
+  name: string;
+  identityProvider: string;
+  refreshToken: string;
+  /** The last API token and its expiry (RFC 3339). */
+  token?: string;
+  tokenExpiry?: string;
+  file?: string;
+}
+
+export type Credentials = StaticCredentials | SessionCredentials;
+
+/** A cached token is reused while it has at least this long to live. */
+const TOKEN_MARGIN_MS = 5 * 60_000;
 
 export function configDir(): string {
   return process.env.BERTH_CONFIG_DIR ?? join(process.env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), 'berth');
 }
 
 export function readCredentials(file: string): Credentials {
-  let parsed: Partial<Credentials>;
+  let parsed: Record<string, unknown>;
   try {
-    parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<Credentials>;
+    parsed = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
   } catch (err) {
     throw new Error(`cannot read credentials ${file}: ${(err as Error).message}`);
   }
-  for (const k of ['api', 'identity', 'issuer', 'subject', 'privateKey'] as const) {
+  const needed =
+    parsed.kind === 'session'
+      ? (['api', 'identity', 'identityProvider', 'refreshToken'] as const)
+      : (['api', 'identity', 'issuer', 'subject', 'privateKey'] as const);
+  for (const k of needed) {
     if (!parsed[k]) throw new Error(`credentials ${file} lack "${k}"`);
   }
-  return parsed as Credentials;
+  return { ...parsed, file } as unknown as Credentials;
+}
+
+/** The credentials file commands read when not told otherwise. */
+export function defaultCredentialsFile(): string {
+  return join(configDir(), 'credentials.json');
+}
+
+/** Writes `creds` to `file` (0600, in a 0700 directory) by rename, so a crash leaves the old file or the new one. */
+export function writeCredentials(file: string, creds: Credentials): void {
+  const { file: _file, ...stored } = creds;
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify(stored, null, 2)}\n`, { mode: 0o600 });
+  renameSync(tmp, file);
+}
+
+/** Deletes the default credentials file; false when there was none. */
+export function forgetCredentials(file = defaultCredentialsFile()): boolean {
+  try {
+    unlinkSync(file);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw err;
+  }
 }
 
 /** Remembers a credentials file for later commands (`berth auth login`). */
 export function rememberCredentials(file: string): string {
   const creds = readCredentials(file);
-  const target = join(configDir(), 'credentials.json');
-  mkdirSync(dirname(target), { recursive: true, mode: 0o700 });
-  writeFileSync(target, `${JSON.stringify({ ...creds, source: resolve(file) }, null, 2)}\n`, { mode: 0o600 });
+  const target = defaultCredentialsFile();
+  writeCredentials(target, Object.assign({}, creds, { source: resolve(file) }));
   return target;
 }
 
 export function loadCredentials(file?: string): Credentials {
-  const path = file ?? process.env.BERTH_CREDENTIALS ?? join(configDir(), 'credentials.json');
+  const path = file ?? process.env.BERTH_CREDENTIALS ?? defaultCredentialsFile();
   try {
     return readCredentials(path);
   } catch (err) {
     if (!file && !process.env.BERTH_CREDENTIALS) {
-      throw new Error('not logged in: run `berth auth login --credentials <file>` or pass --credentials');
+      throw new Error('not logged in: run `berth auth login --identity-provider <uid>` or `berth auth login --credentials <file>`, or pass --credentials');
     }
     throw err;
   }
@@ -61,6 +117,7 @@ export function apiOf(creds: Credentials, flag?: string): string {
 
 /** A one-hour Berth token for `audience` (default: the API), through /sts/exchange; `known` spares a second discovery fetch. */
 export async function fetchToken(creds: Credentials, api: string, audience?: string, known?: ApiDiscovery): Promise<string> {
+  if (creds.kind === 'session') return sessionToken(creds, api, audience);
   const issuer = (known ?? (await apiDiscovery(api))).issuer;
   const key = await importJWK(creds.privateKey, creds.privateKey.alg ?? 'ES256');
   const now = Math.floor(Date.now() / 1000);
@@ -80,4 +137,22 @@ export async function fetchToken(creds: Credentials, api: string, audience?: str
   const body = (await res.json().catch(() => ({}))) as { token?: string; message?: string };
   if (!res.ok || !body.token) throw new Error(`token exchange at ${api} failed (${res.status}): ${body.message ?? 'no token'}`);
   return body.token;
+}
+
+/** A token of a sign-in session: the cached one while it lasts, else one traded for the refresh token (the file then holds the next). */
+async function sessionToken(creds: SessionCredentials, api: string, audience?: string): Promise<string> {
+  if (audience !== undefined && audience !== api && audience !== creds.api) {
+    throw new Error(`a sign-in session gets tokens for the API (${creds.api}) only; use a pull token for the registry (berth auth pull-token)`);
+  }
+  if (creds.token && creds.tokenExpiry && Date.parse(creds.tokenExpiry) - Date.now() > TOKEN_MARGIN_MS) return creds.token;
+  const res = await reach(api, new URL('/sts/exchange_refresh_token', api), { method: 'POST', headers: { authorization: `Bearer ${creds.refreshToken}` } });
+  const body = (await res.json().catch(() => ({}))) as { token?: { token?: string; expiry?: string }; refreshToken?: { token?: string }; message?: string };
+  if (!res.ok || !body.token?.token || !body.refreshToken?.token) {
+    throw new Error(
+      `your sign-in session at ${api} has ended (${body.message ?? res.status}): run \`berth auth login --identity-provider ${creds.identityProvider}\` again`,
+    );
+  }
+  const next: SessionCredentials = { ...creds, refreshToken: body.refreshToken.token, token: body.token.token, tokenExpiry: body.token.expiry };
+  if (creds.file) writeCredentials(creds.file, next);
+  return body.token.token;
 }

@@ -12,6 +12,7 @@ import { errorDomainOfPath } from '../core/error-domain.js';
 import { badRequest } from '../core/request-errors.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { authRoutes } from './auth-routes.js';
+import { IamLoginDirectory } from '../iam/sign-in/iam-login-directory.js';
 import { errorResponse } from './error-body.js';
 import { badBody, routeNotFound, starting } from './errors.js';
 import { answerClientError } from './client-errors.js';
@@ -122,7 +123,14 @@ export class ApiListener {
       externalIssuers: runtime.externalIssuers,
       access: runtime.access,
     };
-    await app.register(authRoutes, { issuer: runtime.issuer, exchange, logger, registry: runtime.registry });
+    const login = {
+      store: runtime.store,
+      issuer: runtime.issuer,
+      audience: runtime.url,
+      externalIssuers: runtime.externalIssuers,
+      directory: new IamLoginDirectory(runtime.store, runtime.services.secrets),
+    };
+    await app.register(authRoutes, { issuer: runtime.issuer, exchange, login, logger, registry: runtime.registry });
     app.get('/healthz', async (_req, reply) => {
       // Unauthenticated: the cause of a failure goes to the log, never to the caller.
       try {

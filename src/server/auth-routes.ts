@@ -1,5 +1,6 @@
-// The issuer's HTTP surface: OIDC discovery, JWKS, the token exchange and the
-// refresh-token rotation.
+// The issuer's HTTP surface: OIDC discovery, JWKS, the token exchange, the
+// refresh-token rotation and human sign in through an identity provider
+// (/sts/login_settings, /sts/login: provider-login.ts).
 // Discovery also names the registry (berth_registry_url, and its token
 // audience berth_registry_audience) when one runs, so the CLI can mint
 // registry tokens and configure docker without being told the host.
@@ -8,6 +9,8 @@ import type { Logger } from 'pino';
 import type { Issuer } from '../auth/issuer.js';
 import type { RegistryLocation } from '../runtime/runtime.js';
 import { STS_DOMAIN } from '../auth/errors.js';
+import { login, loginSettings, type LoginDeps } from '../auth/provider-login.js';
+import { revokeRefreshToken } from '../auth/refresh-tokens.js';
 import { exchange, exchangeRefreshToken, type ExchangeDeps } from '../auth/sts-exchange.js';
 import { errorResponse } from './error-body.js';
 import { normalizeError } from './normalize-error.js';
@@ -24,7 +27,10 @@ function params(req: FastifyRequest): URLSearchParams {
   return out;
 }
 
-export async function authRoutes(app: FastifyInstance, opts: { issuer: Issuer; exchange: ExchangeDeps; logger: Logger; registry?: RegistryLocation }) {
+export async function authRoutes(
+  app: FastifyInstance,
+  opts: { issuer: Issuer; exchange: ExchangeDeps; login: LoginDeps; logger: Logger; registry?: RegistryLocation },
+) {
   const registry = opts.registry ? { berth_registry_url: opts.registry.url, berth_registry_audience: opts.registry.audience } : {};
   app.get('/.well-known/openid-configuration', async (_req, reply) => reply.send({ ...opts.issuer.discoveryDocument(), ...registry }));
   app.get('/.well-known/jwks.json', async (_req, reply) => reply.header('cache-control', 'max-age=300').send(opts.issuer.jwksDocument));
@@ -63,6 +69,47 @@ export async function authRoutes(app: FastifyInstance, opts: { issuer: Issuer; e
       return reply.send({ token: raw(r.token), refreshToken: raw(r.refreshToken) });
     } catch (err) {
       return failed(reply, err, '/sts/exchange_refresh_token');
+    }
+  });
+  // What a client needs to start the authorization-code flow with a provider: never its secret.
+  app.get('/sts/login_settings', async (req, reply) => {
+    try {
+      const p = params(req);
+      return reply.send(await loginSettings(opts.login, p.get('identityProvider') ?? ''));
+    } catch (err) {
+      return failed(reply, err, '/sts/login_settings');
+    }
+  });
+  // The code of that flow, its code_verifier, redirect_uri and nonce: Berth redeems it and signs the user in.
+  app.post('/sts/login', { bodyLimit: 64 * 1024 }, async (req, reply) => {
+    try {
+      const p = params(req);
+      const r = await login(opts.login, {
+        identityProvider: p.get('identityProvider') ?? '',
+        code: p.get('code') ?? '',
+        codeVerifier: p.get('codeVerifier') ?? '',
+        redirectUri: p.get('redirectUri') ?? '',
+        nonce: p.get('nonce') ?? '',
+      });
+      return reply.send({
+        token: r.token,
+        refreshToken: r.refreshToken,
+        expiry: r.expiry.toISOString(),
+        identity: r.identity,
+        name: r.name,
+        registered: r.registered,
+      });
+    } catch (err) {
+      return failed(reply, err, '/sts/login');
+    }
+  });
+  // Logout: the refresh token's whole chain is revoked. Always {}: whether it was live is nobody else's business (RFC 7009).
+  app.post('/sts/revoke_refresh_token', { bodyLimit: 64 * 1024 }, async (req, reply) => {
+    try {
+      await revokeRefreshToken(opts.exchange.store, bearer(req));
+      return reply.send({});
+    } catch (err) {
+      return failed(reply, err, '/sts/revoke_refresh_token');
     }
   });
 }

@@ -1,0 +1,103 @@
+// IAM's side of human sign in (auth/login-directory.ts): the provider's
+// settings and sealed secret, and the one transaction a sign in writes —
+// register the user on first sign in, then sync the provider's group
+// mappings into role bindings.
+//
+// First sign in creates a root-level user identity under
+// userIdentityUid(issuer, subject) (what LookupIdentity answers beforehand),
+// with a claimMatch on exactly that issuer and subject, and binds the
+// provider's default role on the provider's group. Later sign ins only
+// refresh its email and last-seen time: the default role is not bound again,
+// so an administrator who removed it keeps it removed.
+import type { KeyObject } from 'node:crypto';
+import { create } from '@bufbuild/protobuf';
+import type { LoginDirectory, LoginProvider, SignedInUser } from '../../auth/login-directory.js';
+import { nowIso } from '../../core/clock.js';
+import { Identity_ClaimMatchSchema } from '../../gen/berth/iam/v2/identities_pb.js';
+import { isUniqueViolation } from '../../store/constraint-error.js';
+import type { Store } from '../../store/store.js';
+import { transact, type Tx } from '../../store/transact.js';
+import { syncGroupBindings } from '../group-mappings/sync-group-bindings.js';
+import { readClientSecret } from '../identity-providers/client-secret.js';
+import { PUBLIC_COLUMNS } from '../identity-providers/provider-row.js';
+import { userIdentityUid } from '../identities/lookup-identity.js';
+import { storeRelationship } from '../identities/relationship.js';
+import { writeBinding } from '../role-bindings/write-binding.js';
+
+/** Requested besides the provider's additional scopes. */
+const BASE_SCOPES = ['openid', 'email', 'profile'];
+
+export class IamLoginDirectory implements LoginDirectory {
+  constructor(
+    private readonly store: Store,
+    private readonly secrets: KeyObject | undefined,
+  ) {}
+
+  async provider(uid: string): Promise<LoginProvider | undefined> {
+    const row = await this.store.db.selectFrom('identity_providers').select(PUBLIC_COLUMNS).where('uid', '=', uid).executeTakeFirst();
+    if (!row) return undefined;
+    const extra = JSON.parse(row.additional_scopes) as string[];
+    return {
+      uid: row.uid,
+      issuer: row.issuer,
+      clientId: row.client_id,
+      scopes: [...new Set([...BASE_SCOPES, ...extra])],
+      groupsClaim: row.groups_claim === '' ? 'groups' : row.groups_claim,
+      pkceEnabled: row.pkce_enabled !== 0,
+    };
+  }
+
+  clientSecret(uid: string): Promise<string | undefined> {
+    return readClientSecret(this.store.db, this.secrets, uid);
+  }
+
+  async signIn(providerUid: string, user: SignedInUser): Promise<{ identityUid: string; registered: boolean }> {
+    try {
+      return await this.signInOnce(providerUid, user);
+    } catch (err) {
+      // Two first sign ins of one user at once: the loser's insert collides; once more finds the identity.
+      if (isUniqueViolation(err)) return this.signInOnce(providerUid, user);
+      throw err;
+    }
+  }
+
+  private signInOnce(providerUid: string, user: SignedInUser): Promise<{ identityUid: string; registered: boolean }> {
+    return transact(this.store, async (tx) => {
+      const provider = await tx
+        .selectFrom('identity_providers')
+        .select(['parent_uid', 'default_role_uid'])
+        .where('uid', '=', providerUid)
+        .executeTakeFirstOrThrow();
+      const identityUid = userIdentityUid(user.issuer, user.subject);
+      const registered = await register(tx, identityUid, user, provider);
+      await syncGroupBindings(tx, identityUid, providerUid, user.groups);
+      return { identityUid, registered };
+    });
+  }
+}
+
+/** Creates the identity and its default binding when it does not exist yet; true when it did not. */
+async function register(tx: Tx, uid: string, user: SignedInUser, provider: { parent_uid: string; default_role_uid: string }): Promise<boolean> {
+  const now = nowIso();
+  const seen = user.email === undefined ? { last_seen_time: now } : { last_seen_time: now, email: user.email };
+  const updated = await tx.updateTable('identities').set(seen).where('uid', '=', uid).executeTakeFirst();
+  if (Number(updated.numUpdatedRows) === 1) return false;
+  const claimMatch = create(Identity_ClaimMatchSchema, { iss: { case: 'issuer', value: user.issuer }, sub: { case: 'subject', value: user.subject } });
+  await tx
+    .insertInto('identities')
+    .values({
+      uid,
+      parent_uid: null,
+      name: user.name,
+      description: '',
+      company: '',
+      email: user.email ?? '',
+      last_seen_time: now,
+      create_time: now,
+      update_time: now,
+      ...storeRelationship({ case: 'claimMatch', value: claimMatch }),
+    })
+    .execute();
+  await writeBinding(tx, { parent: provider.parent_uid, identityUid: uid, roleUid: provider.default_role_uid });
+  return true;
+}
