@@ -176,11 +176,21 @@ export interface RefreshResult {
   refreshToken: { token: string; expiry: Date };
 }
 
-/** /sts/exchange_refresh_token: a new token and the next refresh token of the chain; a reused one revokes the chain. */
-export async function exchangeRefreshToken(deps: ExchangeDeps, refreshToken: string): Promise<RefreshResult> {
+/**
+ * /sts/exchange_refresh_token: a new token and the next refresh token of the
+ * chain; a reused one revokes the chain. `aud` (at most one, one of the
+ * audiences Berth mints for) asks for this token's audience — e.g. the
+ * registry host for a signed-in user's docker login; the chain keeps its own,
+ * and its narrowing holds whatever the audience.
+ */
+export async function exchangeRefreshToken(deps: ExchangeDeps, refreshToken: string, audiences: readonly string[] = []): Promise<RefreshResult> {
   if (refreshToken === '') throw exchangeTokenMissing();
+  if (audiences.length > 1) throw badExchangeRequest('aud', 'ask for one audience per token');
+  if (audiences.length === 1 && !deps.allowedAudiences.includes(audiences[0])) {
+    throw badExchangeRequest('aud', `audience must be one of: ${deps.allowedAudiences.join(', ')}`);
+  }
   const rotated = await rotateRefreshToken(deps.store, refreshToken, async (uid) => (await deps.access.load(uid)).exists);
   if (!rotated.ok) throw refreshTokenInvalid();
   const { identityUid, audience, narrowing } = rotated.grant;
-  return { token: await deps.issuer.mint(identityUid, audience, narrowing), refreshToken: rotated.next };
+  return { token: await deps.issuer.mint(identityUid, audiences[0] ?? audience, narrowing), refreshToken: rotated.next };
 }

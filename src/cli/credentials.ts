@@ -141,18 +141,21 @@ export async function fetchToken(creds: Credentials, api: string, audience?: str
 
 /** A token of a sign-in session: the cached one while it lasts, else one traded for the refresh token (the file then holds the next). */
 async function sessionToken(creds: SessionCredentials, api: string, audience?: string): Promise<string> {
-  if (audience !== undefined && audience !== api && audience !== creds.api) {
-    throw new Error(`a sign-in session gets tokens for the API (${creds.api}) only; use a pull token for the registry (berth auth pull-token)`);
-  }
-  if (creds.token && creds.tokenExpiry && Date.parse(creds.tokenExpiry) - Date.now() > TOKEN_MARGIN_MS) return creds.token;
-  const res = await reach(api, new URL('/sts/exchange_refresh_token', api), { method: 'POST', headers: { authorization: `Bearer ${creds.refreshToken}` } });
+  const forApi = audience === undefined || audience === api || audience === creds.api;
+  // The cached token is the API's; another audience (the registry host) is asked for on the refresh.
+  if (forApi && creds.token && creds.tokenExpiry && Date.parse(creds.tokenExpiry) - Date.now() > TOKEN_MARGIN_MS) return creds.token;
+  const url = new URL('/sts/exchange_refresh_token', api);
+  if (!forApi) url.searchParams.set('aud', audience);
+  const res = await reach(api, url, { method: 'POST', headers: { authorization: `Bearer ${creds.refreshToken}` } });
   const body = (await res.json().catch(() => ({}))) as { token?: { token?: string; expiry?: string }; refreshToken?: { token?: string }; message?: string };
   if (!res.ok || !body.token?.token || !body.refreshToken?.token) {
     throw new Error(
       `your sign-in session at ${api} has ended (${body.message ?? res.status}): run \`berth auth login --identity-provider ${creds.identityProvider}\` again`,
     );
   }
-  const next: SessionCredentials = { ...creds, refreshToken: body.refreshToken.token, token: body.token.token, tokenExpiry: body.token.expiry };
+  const next: SessionCredentials = forApi
+    ? { ...creds, refreshToken: body.refreshToken.token, token: body.token.token, tokenExpiry: body.token.expiry }
+    : { ...creds, refreshToken: body.refreshToken.token };
   if (creds.file) writeCredentials(creds.file, next);
   return body.token.token;
 }

@@ -64,7 +64,8 @@ export async function authRoutes(
   // The refresh token is the Bearer credential; the new pair has the chain's audience and narrowing.
   app.post('/sts/exchange_refresh_token', { bodyLimit: 64 * 1024 }, async (req, reply) => {
     try {
-      const r = await exchangeRefreshToken(opts.exchange, bearer(req));
+      const p = params(req);
+      const r = await exchangeRefreshToken(opts.exchange, bearer(req), [...p.getAll('aud'), ...p.getAll('aud[]')]);
       const raw = (t: { token: string; expiry: Date }) => ({ token: t.token, expiry: t.expiry.toISOString() });
       return reply.send({ token: raw(r.token), refreshToken: raw(r.refreshToken) });
     } catch (err) {

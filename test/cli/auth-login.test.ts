@@ -164,6 +164,22 @@ describe('berth auth login through an identity provider', () => {
     assert.match(table, new RegExp(`Identity:\\s+${uid}`));
     assert.match(table, /viewer on team-b/);
 
+    // A session also gets registry tokens (docker login, the credential helper): the refresh asks for that audience.
+    const registryHost = new URL(berth.registryPublicUrl as string).host;
+    const regToken = (await cli.ok('auth', 'token', '--audience', registryHost)).trim();
+    assert.equal(JSON.parse(Buffer.from(regToken.split('.')[1], 'base64url').toString()).aud, registryHost);
+    const basic = `Basic ${Buffer.from(`_token:${regToken}`).toString('base64')}`;
+    const t = await fetch(`${berth.registryUrl}/token?scope=repository:${berth.orgName}/app:pull`, { headers: { authorization: basic } });
+    assert.equal(t.status, 200);
+    // and the API token still comes from the session afterwards
+    assert.equal((await rest(berth.url, 'GET', `/iam/v2/groups/${berth.orgUid}`, { token: (await cli.ok('auth', 'token')).trim() })).status, 200);
+    const { refreshToken: current } = JSON.parse(readFileSync(credFile, 'utf8')) as { refreshToken: string };
+    const foreign = await fetch(`${berth.url}/sts/exchange_refresh_token?aud=https://elsewhere.example`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${current}` },
+    });
+    assert.equal(foreign.status, 400, 'an audience Berth does not mint for is refused before the refresh token is spent');
+
     // Logout revokes the session: its refresh token no longer trades, and token says to log in.
     const { refreshToken } = JSON.parse(readFileSync(credFile, 'utf8')) as { refreshToken: string };
     await cli.ok('auth', 'logout');
