@@ -67,21 +67,23 @@ Examples:
       printOne(group, o.output, BASIC_COLUMNS);
     });
 
-  apiCommand(groups, 'update <uid>', 'Change a group (only the fields given)')
+  apiCommand(groups, 'update <group>', 'Change a group, by uid or name (only the fields given)')
     .option('--name <name>', 'new name')
     .option('--description <text>', 'new description')
     .addHelpText('after', '\nExample:\n  berth iam groups update <uid> --name team-b --description "Team B"')
-    .action(async (uid: string, o: ApiOptions & { name?: string; description?: string }) => {
+    .action(async (ref: string, o: ApiOptions & { name?: string; description?: string }) => {
       const { body, updateMask } = patchOf({ name: o.name, description: o.description });
       const conn = await connect(o);
+      const uid = await resolveName(conn.client, GROUP, ref);
       const group = await conn.client.call<Group>('PATCH', `iam/v2/groups/${uidPath(uid)}`, { query: { updateMask }, body });
       printOne(group, o.output, BASIC_COLUMNS);
     });
 
-  apiCommand(groups, 'delete <uid>', 'Delete an empty group')
+  apiCommand(groups, 'delete <group>', 'Delete an empty group, by uid or name')
     .addHelpText('after', '\nExample:\n  berth iam groups delete <uid>\n\nA group that still holds resources is not deleted (RESOURCE_NOT_EMPTY).')
-    .action(async (uid: string, o: ApiOptions) => {
+    .action(async (ref: string, o: ApiOptions) => {
       const conn = await connect(o);
+      const uid = await resolveName(conn.client, GROUP, ref);
       const body = await conn.client.call('DELETE', `iam/v2/groups/${uidPath(uid)}`);
       printDeleted(uid, body, o.output);
     });

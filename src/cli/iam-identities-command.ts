@@ -96,20 +96,22 @@ Examples:
       printOne(identity, o.output, BASIC_COLUMNS);
     });
 
-  apiCommand(identities, 'update <uid>', 'Change an identity (only the fields given)')
+  apiCommand(identities, 'update <identity>', 'Change an identity, by uid or name (only the fields given)')
     .option('--description <text>', 'new description')
     .addHelpText('after', '\nExample:\n  berth iam identities update <uid> --description "deploys production"')
-    .action(async (uid: string, o: ApiOptions & { description?: string }) => {
+    .action(async (ref: string, o: ApiOptions & { description?: string }) => {
       const { body, updateMask } = patchOf({ description: o.description });
       const conn = await connect(o);
+      const uid = await resolveName(conn.client, IDENTITY, ref);
       const identity = await conn.client.call<Identity>('PATCH', `iam/v2/identities/${uidPath(uid)}`, { query: { updateMask }, body });
       printOne(identity, o.output, BASIC_COLUMNS);
     });
 
-  apiCommand(identities, 'delete <uid>', 'Delete an identity (delete its role bindings first)')
+  apiCommand(identities, 'delete <identity>', 'Delete an identity, by uid or name (delete its role bindings first)')
     .addHelpText('after', '\nExample:\n  berth iam identities delete <uid>')
-    .action(async (uid: string, o: ApiOptions) => {
+    .action(async (ref: string, o: ApiOptions) => {
       const conn = await connect(o);
+      const uid = await resolveName(conn.client, IDENTITY, ref);
       const body = await conn.client.call('DELETE', `iam/v2/identities/${uidPath(uid)}`);
       printDeleted(uid, body, o.output);
     });

@@ -68,22 +68,24 @@ see \`berth iam capabilities list\`.`,
       printOne(role, o.output, BASIC_COLUMNS);
     });
 
-  apiCommand(roles, 'update <uid>', 'Change a role (only the fields given; --capabilities replaces the set)')
+  apiCommand(roles, 'update <role>', 'Change a role, by uid or name (only the fields given; --capabilities replaces the set)')
     .option('--name <name>', 'new name')
     .option('--description <text>', 'new description')
     .option('--capabilities <caps>', 'new comma-separated capability set', capabilitiesArgument)
     .addHelpText('after', '\nExample:\n  berth iam roles update <uid> --capabilities CAP_REPO_LIST,CAP_TAG_LIST,CAP_REPO_CREATE')
-    .action(async (uid: string, o: ApiOptions & { name?: string; description?: string; capabilities?: string[] }) => {
+    .action(async (ref: string, o: ApiOptions & { name?: string; description?: string; capabilities?: string[] }) => {
       const { body, updateMask } = patchOf<string | string[]>({ name: o.name, description: o.description, capabilities: o.capabilities });
       const conn = await connect(o);
+      const uid = await resolveName(conn.client, ROLE, ref);
       const role = await conn.client.call<Role>('PATCH', `iam/v2/roles/${uidPath(uid)}`, { query: { updateMask }, body });
       printOne(role, o.output, BASIC_COLUMNS);
     });
 
-  apiCommand(roles, 'delete <uid>', 'Delete a role')
+  apiCommand(roles, 'delete <role>', 'Delete a role, by uid or name')
     .addHelpText('after', '\nExample:\n  berth iam roles delete <uid>')
-    .action(async (uid: string, o: ApiOptions) => {
+    .action(async (ref: string, o: ApiOptions) => {
       const conn = await connect(o);
+      const uid = await resolveName(conn.client, ROLE, ref);
       const body = await conn.client.call('DELETE', `iam/v2/roles/${uidPath(uid)}`);
       printDeleted(uid, body, o.output);
     });

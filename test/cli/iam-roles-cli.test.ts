@@ -142,6 +142,26 @@ describe('berth iam: capabilities, get, names and role binding update', () => {
     assert.ok(roleErr.includes(r1.uid) && roleErr.includes(r2.uid), roleErr);
     const getErr = await cli.fails('iam', 'groups', 'get', 'cli-dup');
     assert.ok(getErr.includes(outer.uid) && getErr.includes(inner.uid), getErr);
+    // update and delete refuse an ambiguous name too, and change nothing
+    assert.match(await cli.fails('iam', 'roles', 'delete', 'cli-dup-role'), /2 roles are named "cli-dup-role"/);
+    assert.equal((await cli.ok('iam', 'roles', 'list', '--name', 'cli-dup-role', '-o', 'id')).trim().split('\n').length, 2);
+  });
+
+  it('updates and deletes groups, identities and roles named by name', async () => {
+    const group = await json<Named>('iam', 'groups', 'create', 'cli-byname-team');
+    const renamed = await json<Named>('iam', 'groups', 'update', 'cli-byname-team', '--description', 'by name');
+    assert.equal(renamed.uid, group.uid);
+    const role = await json<Named>('iam', 'roles', 'create', 'cli-byname-role', '--parent', group.uid, '--capabilities', 'repo.list');
+    const changed = await json<Named>('iam', 'roles', 'update', 'cli-byname-role', '--capabilities', 'tag.list');
+    assert.equal(changed.uid, role.uid);
+    assert.deepEqual(changed.capabilities, ['CAP_TAG_LIST']);
+    const who = await json<Named>('iam', 'identities', 'create', 'cli-byname-robot', '--parent', group.uid, '--issuer', 'https://ci.example', '--subject', 'n');
+    assert.equal((await json<Named>('iam', 'identities', 'update', 'cli-byname-robot', '--description', 'named')).uid, who.uid);
+    await cli.ok('iam', 'identities', 'delete', 'cli-byname-robot');
+    await cli.ok('iam', 'roles', 'delete', 'cli-byname-role');
+    await cli.ok('iam', 'groups', 'delete', 'cli-byname-team');
+    assert.match(await cli.fails('iam', 'groups', 'get', group.uid), /not found|NOT_FOUND|404/i);
+    assert.match(await cli.fails('iam', 'roles', 'delete', 'cli-byname-role'), /no role named "cli-byname-role"/);
   });
 
   it('updates a role binding to another role named by name', async () => {
