@@ -8,15 +8,15 @@
 //          --database postgres://… (a fresh database) --profile DIR]
 // --profile: instead of the runs, profiles the server (node --cpu-prof) under
 // list 50 and GET load and prints where its time goes.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
-import { availableParallelism, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { nowIso } from '../src/core/clock.js';
 import { newChildUid } from '../src/core/uidp.js';
 import { openStore } from '../src/store/store.js';
+import { cpuTimeUs, freePort, median, medianResult, PIN, pinLoadToCore1, startNode, stopProcess } from './bench-process.js';
 import { formatResult, runLoad, type LoadResult, type RequestSpec } from './load.js';
 import { formatSummary } from './profile-summary.js';
 
@@ -39,52 +39,7 @@ const CLI = join(import.meta.dirname, '..', 'src', 'cli', 'main.js'); // dist/be
 let nameSeq = 0; // names of created repos, unique across warm-ups and runs
 const BARE = join(import.meta.dirname, 'bare-server.js');
 
-// Servers on core 0, load on core 1, when there are two cores and taskset.
-const PIN = availableParallelism() >= 2 && spawnSync('taskset', ['-V']).status === 0;
-if (PIN) spawnSync('taskset', ['-apc', '1', String(process.pid)], { stdio: 'ignore' });
-
-function startProcess(args: string[], ready: RegExp): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
-  const [cmd, argv] = PIN ? ['taskset', ['-c', '0', process.execPath, ...args]] : [process.execPath, args];
-  const child = spawn(cmd, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  return new Promise((resolve, reject) => {
-    const onData = (c: Buffer) => {
-      out += c.toString();
-      const m = ready.exec(out);
-      if (m) resolve({ child, match: m });
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  child.removeAllListeners('exit');
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await exited;
-}
-
-// Server CPU time (user + system) from /proc, in µs; undefined where there is none.
-const TICK_US = 1e6 / (Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100);
-function cpuTimeUs(pid: number | undefined): number | undefined {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * TICK_US; // utime, stime
-  } catch {
-    return undefined;
-  }
-}
+pinLoadToCore1(); // servers on core 0, load on core 1, when there are two cores and taskset
 
 async function measure(url: string, next: (i: number) => RequestSpec, server?: ChildProcess): Promise<LoadResult> {
   await runLoad(url, next, CONNECTIONS, WARMUP_SECONDS);
@@ -93,23 +48,6 @@ async function measure(url: string, next: (i: number) => RequestSpec, server?: C
   const after = cpuTimeUs(server?.pid);
   if (before !== undefined && after !== undefined) r.cpuUs = (after - before) / r.requests;
   return r;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-}
-
-function medianResult(rs: LoadResult[]): LoadResult {
-  return {
-    requests: median(rs.map((r) => r.requests)),
-    errors: rs.reduce((a, r) => a + r.errors, 0),
-    seconds: median(rs.map((r) => r.seconds)),
-    rps: median(rs.map((r) => r.rps)),
-    p50: median(rs.map((r) => r.p50)),
-    p99: median(rs.map((r) => r.p99)),
-    cpuUs: rs.every((r) => r.cpuUs !== undefined) ? median(rs.map((r) => r.cpuUs!)) : undefined,
-  };
 }
 
 async function seed(dataDir: string, org: string): Promise<void> {
@@ -175,12 +113,12 @@ async function main() {
   if (values.database) serveArgs.push('--database', values.database);
   const serving = /berth is serving at (http\S+)/;
   const startBerth = async (nodeFlags: string[] = []) => {
-    const s = await startProcess([...nodeFlags, ...serveArgs], serving);
+    const s = await startNode([...nodeFlags, ...serveArgs], serving);
     return { child: s.child, url: s.match[1] };
   };
 
   // First start creates the organization, then the server stops and we seed.
-  await stop((await startBerth()).child);
+  await stopProcess((await startBerth()).child);
   const creds = JSON.parse(readFileSync(join(dataDir, 'admin-credentials.json'), 'utf8')) as { organization: { uid: string } };
   const org = creds.organization.uid;
   await seed(dataDir, org);
@@ -201,7 +139,7 @@ async function main() {
   let pageToken = first.nextPageToken;
   for (let i = 2; i < 1000; i++)
     pageToken = (await list(`/registry/v2/repos?page_size=50&order_by=name&page_token=${encodeURIComponent(pageToken)}`)).nextPageToken;
-  await stop(berth.child);
+  await stopProcess(berth.child);
   const page1000 = `/registry/v2/repos?page_size=50&order_by=name&page_token=${encodeURIComponent(pageToken)}`;
   const getSpec = (): RequestSpec => ({ method: 'GET', path: `/registry/v2/repos/${someRepo}`, headers: auth });
   const listSpec = (): RequestSpec => ({ method: 'GET', path: '/registry/v2/repos?page_size=50&order_by=name', headers: auth });
@@ -220,7 +158,7 @@ async function main() {
       mkdirSync(dir, { recursive: true });
       berth = await startBerth(['--cpu-prof', '--cpu-prof-dir', dir]);
       const r = await measure(berth.url, spec, berth.child);
-      await stop(berth.child);
+      await stopProcess(berth.child);
       console.log(formatResult(name, r));
       console.log(formatSummary(`profile of ${name}`, join(dir, readdirSync(dir)[0])));
     }
@@ -241,9 +179,9 @@ async function main() {
         }),
         berth.child,
       );
-      await stop(berth.child);
+      await stopProcess(berth.child);
 
-      const bare = await startProcess([BARE, values.database ?? join(dataDir, 'berth.db')], /bare at (http\S+)/);
+      const bare = await startNode([BARE, values.database ?? join(dataDir, 'berth.db')], /bare at (http\S+)/);
       const bareUrl = bare.match[1];
       const bareGet = await measure(bareUrl, () => ({ method: 'GET', path: `/repos/${someRepo}` }), bare.child);
       const bareList = await measure(bareUrl, () => ({ method: 'GET', path: '/repos' }), bare.child);
@@ -257,7 +195,7 @@ async function main() {
         }),
         bare.child,
       );
-      await stop(bare.child);
+      await stopProcess(bare.child);
       runs.push({ get, list1, list1000, create, bareGet, bareList, bareInsert });
       console.log(
         `run ${run + 1}: GET ${get.rps.toFixed(0)}/${bareGet.rps.toFixed(0)}, list ${list1.rps.toFixed(0)}/${bareList.rps.toFixed(0)}, page 1,000 ${list1000.rps.toFixed(0)}, create ${create.rps.toFixed(0)}/${bareInsert.rps.toFixed(0)} req/s (Berth/bare)`,

@@ -26,15 +26,15 @@
 //          --distribution /usr/bin/docker-registry --berth-node-flags='--some-v8-flag' (for experiments) --profile DIR]
 // --profile: instead of the runs, profiles Berth (node --cpu-prof), restarted
 // on the same data for each phase, and prints where its time goes.
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { CORES, cpuTimeUs, freePort, median, PIN, pinLoadToCore1, spawnPinned, stopProcess, waitFor } from './bench-process.js';
 import { formatResult, runCount, type LoadResult, type RequestSpec } from './load.js';
 import { formatSummary, REGISTRY_PARTS, type Window } from './profile-summary.js';
 
@@ -77,62 +77,9 @@ for (const [name, v] of [
 if (!Number.isSafeInteger(CHUNK) || CHUNK < 0) throw new Error('--chunk-mib must be 0 or a positive integer');
 
 // Servers on core 0, load on core 1, when there are two cores and taskset.
-const CORES = availableParallelism(); // before this process is pinned to one
-const PIN = CORES >= 2 && spawnSync('taskset', ['-V']).status === 0;
-if (PIN) spawnSync('taskset', ['-apc', '1', String(process.pid)], { stdio: 'ignore' });
+pinLoadToCore1();
 
 // ---- processes ------------------------------------------------------------
-
-function spawnPinned(cmd: string, args: string[], env?: NodeJS.ProcessEnv): ChildProcess {
-  const [c, a] = PIN ? ['taskset', ['-c', '0', cmd, ...args]] : [cmd, args];
-  return spawn(c, a, { stdio: ['ignore', 'pipe', 'pipe'], env });
-}
-
-/** Resolves with the first match of `ready` in the child's output; keeps draining the output after. */
-function waitFor(child: ChildProcess, ready: RegExp, timeoutMs: number): Promise<RegExpExecArray> {
-  let out = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`not ready in ${timeoutMs} ms:\n${out}`)), timeoutMs);
-    const onData = (c: Buffer) => {
-      if (out.length < 64_000) out += c.toString();
-      const m = ready.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m);
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`exited ${code}: ${out}`));
-    });
-  });
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  child.removeAllListeners('exit');
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await exited;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-// Server CPU time (user + system, all threads) from /proc, in µs.
-const TICK_US = 1e6 / (Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100);
-function cpuTimeUs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * TICK_US; // utime, stime
-}
 
 /** The resident set of a process now, bytes. */
 function rssNow(pid: number): number {
@@ -254,7 +201,7 @@ async function berthRegistry(): Promise<Registry> {
       const child = spawnPinned(process.execPath, args);
       const [, apiUrl, url, audience] = await waitFor(child, BANNER, 60_000);
       token ??= await registryToken(dataDir, apiUrl, url, audience);
-      return { label: 'Berth', url, pid: child.pid!, ...token, stop: () => stop(child) };
+      return { label: 'Berth', url, pid: child.pid!, ...token, stop: () => stopProcess(child) };
     },
     async remove() {
       rmSync(dataDir, { recursive: true, force: true });
@@ -326,7 +273,7 @@ async function distributionRegistry(): Promise<Registry> {
         if (performance.now() - t0 > 15_000) throw new Error(`docker-registry did not answer in 15 s: ${out}`);
         await new Promise((r) => setTimeout(r, 50));
       }
-      return { label: 'distribution', url, pid: child.pid!, auth: {}, repo: 'bench/bench', stop: () => stop(child) };
+      return { label: 'distribution', url, pid: child.pid!, auth: {}, repo: 'bench/bench', stop: () => stopProcess(child) };
     },
     async remove() {
       rmSync(dir, { recursive: true, force: true });
@@ -460,7 +407,7 @@ const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
 
 async function measured(r: Running, work: () => Promise<{ bytes?: number; load?: LoadResult }>): Promise<Measured> {
   const rss = new RssPeak(r.pid);
-  const cpu0 = cpuTimeUs(r.pid);
+  const cpu0 = cpuTimeUs(r.pid) ?? Number.NaN;
   const from = monotonicUs();
   const t0 = performance.now();
   let out: { bytes?: number; load?: LoadResult };
@@ -472,7 +419,7 @@ async function measured(r: Running, work: () => Promise<{ bytes?: number; load?:
   }
   const seconds = (performance.now() - t0) / 1000;
   const window = { from, to: monotonicUs() };
-  const cpuUs = cpuTimeUs(r.pid) - cpu0;
+  const cpuUs = (cpuTimeUs(r.pid) ?? Number.NaN) - cpu0;
   const m: Measured = { peakRss, cpuUs, window };
   if (out.bytes !== undefined) m.mbs = out.bytes / MB / seconds;
   if (out.load) m.load = { ...out.load, cpuUs: cpuUs / out.load.requests };
@@ -589,11 +536,6 @@ function checkErrors(label: string, p: Phase, m: Measured): void {
 }
 
 // ---- reporting ------------------------------------------------------------------
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-}
 
 type Who = 'Berth' | 'distribution';
 type RunFigures = Record<Who, Partial<Record<PhaseKey, Measured>>> & { idleRss: Record<Who, number> };

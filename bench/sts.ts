@@ -16,12 +16,12 @@
 // Servers pinned to core 0, load on core 1 (bench/api.ts's layout); medians
 // of R runs; server CPU per request from /proc.
 // Usage: npm run bench:sts [-- --seconds S --connections C --runs R --database postgres://… (a fresh database)]
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { ALGORITHM } from '../src/auth/signing-keys.js';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
-import { availableParallelism, tmpdir } from 'node:os';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createLocalJWKSet, exportJWK, generateKeyPair, jwtVerify, SignJWT, type CryptoKey, type JWK } from 'jose';
@@ -31,6 +31,7 @@ import { Capability } from '../src/gen/berth/capabilities/v1/capabilities_pb.js'
 import { IamAccessDirectory } from '../src/iam/access/iam-access-directory.js';
 import { builtinRoleByName } from '../src/iam/roles/builtin-roles.js';
 import { openStore } from '../src/store/store.js';
+import { cpuTimeUs, freePort, median, medianResult, PIN, pinLoadToCore1, startNode, stopProcess } from './bench-process.js';
 import { formatResult, runLoad, type LoadResult, type RequestSpec } from './load.js';
 
 const { values } = parseArgs({
@@ -53,15 +54,8 @@ const SIBLINGS = 124; // per level: 8 × (1 + 124) = 1,000 groups
 const OTHER_IDENTITIES = 900;
 const CLI = join(import.meta.dirname, '..', 'src', 'cli', 'main.js');
 
-const PIN = availableParallelism() >= 2 && spawnSync('taskset', ['-V']).status === 0;
-
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 }
 
 /** Signs a JWT: RS256 for the external issuer's ID tokens, Berth's algorithm for the baseline's stand-in for Berth's token. */
@@ -101,50 +95,6 @@ async function baselineLoop(seconds: number): Promise<void> {
 
 // ---- processes ----
 
-function startProcess(args: string[], ready: RegExp): Promise<{ child: ChildProcess; match: RegExpExecArray; out: () => string }> {
-  const [cmd, argv] = PIN ? ['taskset', ['-c', '0', process.execPath, ...args]] : [process.execPath, args];
-  const child = spawn(cmd, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  return new Promise((resolve, reject) => {
-    const onData = (c: Buffer) => {
-      out += c.toString();
-      const m = ready.exec(out);
-      if (m) resolve({ child, match: m, out: () => out });
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) =>
-      code === 0 ? resolve({ child, match: ready.exec(out) ?? ([] as never), out: () => out }) : reject(new Error(`exited ${code}: ${out}`)),
-    );
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  child.removeAllListeners('exit');
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await exited;
-}
-
-const TICK_US = 1e6 / (Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100);
-function cpuTimeUs(pid: number | undefined): number | undefined {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * TICK_US;
-  } catch {
-    return undefined;
-  }
-}
-
 async function measure(url: string, next: (i: number) => RequestSpec, server: ChildProcess): Promise<LoadResult> {
   await runLoad(url, next, CONNECTIONS, WARMUP_SECONDS);
   const before = cpuTimeUs(server.pid);
@@ -153,18 +103,6 @@ async function measure(url: string, next: (i: number) => RequestSpec, server: Ch
   if (before !== undefined && after !== undefined) r.cpuUs = (after - before) / r.requests;
   if (r.errors > 0) throw new Error(`${r.errors} of ${r.requests} requests failed`);
   return r;
-}
-
-function medianResult(rs: LoadResult[]): LoadResult {
-  return {
-    requests: median(rs.map((r) => r.requests)),
-    errors: rs.reduce((a, r) => a + r.errors, 0),
-    seconds: median(rs.map((r) => r.seconds)),
-    rps: median(rs.map((r) => r.rps)),
-    p50: median(rs.map((r) => r.p50)),
-    p99: median(rs.map((r) => r.p99)),
-    cpuUs: rs.every((r) => r.cpuUs !== undefined) ? median(rs.map((r) => r.cpuUs!)) : undefined,
-  };
 }
 
 // ---- the external issuer (in this process, on the load core) ----
@@ -313,13 +251,13 @@ async function inProcess(dataDir: string, caller: string, deepest: string): Prom
 // ---- main ----
 
 async function main(): Promise<void> {
-  if (PIN) spawnSync('taskset', ['-apc', '1', String(process.pid)], { stdio: 'ignore' });
+  pinLoadToCore1();
   const dataDir = mkdtempSync(join(tmpdir(), 'berth-bench-sts-'));
   const port = await freePort();
   const serveArgs = [CLI, 'serve', '--listen', `127.0.0.1:${port}`, '--registry-listen', 'off', '--data', dataDir, '--log-level', 'warn'];
   if (values.database) serveArgs.push('--database', values.database);
   const startBerth = async () => {
-    const s = await startProcess(serveArgs, /berth is serving at (http\S+)/);
+    const s = await startNode(serveArgs, /berth is serving at (http\S+)/);
     return { child: s.child, url: s.match[1] };
   };
   const idp = await issuer();
@@ -337,7 +275,7 @@ async function main(): Promise<void> {
   });
   if (made.status !== 200) throw new Error(`identity create: ${await made.text()}`);
   const caller = ((await made.json()) as { uid: string }).uid;
-  await stop(berth.child);
+  await stopProcess(berth.child);
   const { chain, callerBindings } = await seed(dataDir, org, caller);
   const deepest = chain[DEPTH - 1];
 
@@ -370,10 +308,10 @@ async function main(): Promise<void> {
     });
     const check = await measure(berth.url, getDeepest(got.token), berth.child);
     const ownerCheck = await measure(berth.url, getDeepest(ownerToken), berth.child);
-    await stop(berth.child);
-    const b = await startProcess([join(import.meta.dirname, 'sts.js'), '--baseline', String(SECONDS), '--connections', String(CONNECTIONS)], /^\{.*\}$/m);
+    await stopProcess(berth.child);
+    const b = await startNode([join(import.meta.dirname, 'sts.js'), '--baseline', String(SECONDS), '--connections', String(CONNECTIONS)], /^\{.*\}$/m);
     await new Promise((r) => (b.child.exitCode === null ? b.child.once('exit', r) : r(undefined)));
-    const bare = JSON.parse(/^\{.*\}$/m.exec(b.out())![0]) as { rps: number; cpuUs: number };
+    const bare = JSON.parse(b.match[0]) as { rps: number; cpuUs: number };
     runs.push({ exchange, check, ownerCheck, bare });
     console.log(
       `run ${run + 1}: exchange ${exchange.rps.toFixed(0)}/s (bare jose ${bare.rps.toFixed(0)}/s), GET deepest group ${check.rps.toFixed(0)}/s (owner, 1 binding: ${ownerCheck.rps.toFixed(0)}/s)`,
