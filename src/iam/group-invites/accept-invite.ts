@@ -27,6 +27,7 @@ import {
 } from '../errors.js';
 import type { GroupInvitesTable } from '../iam-tables.js';
 import { loadHydrated } from '../role-bindings/binding-row.js';
+import { existingBinding } from '../role-bindings/existing-binding.js';
 import { writeBinding } from '../role-bindings/write-binding.js';
 import { codeMatches, keyIdOf } from './invite-code.js';
 
@@ -72,14 +73,8 @@ export async function acceptInvite(deps: ServiceDeps, req: RegistrationRequest, 
         const still = await tx.selectFrom('group_invites').select('uid').where('uid', '=', invite.uid).executeTakeFirst();
         throw still ? inviteUsed() : inviteCodeInvalid();
       }
-      const dup = await tx
-        .selectFrom('role_bindings')
-        .select('uid')
-        .where('parent_uid', '=', invite.parent_uid)
-        .where('identity_uid', '=', caller.identityUid)
-        .where('role_uid', '=', invite.role_uid)
-        .executeTakeFirst();
-      if (dup) throw roleBindingExists(invite.parent_uid, caller.identityUid, invite.role_uid);
+      if (await existingBinding(tx, invite.parent_uid, caller.identityUid, invite.role_uid))
+        throw roleBindingExists(invite.parent_uid, caller.identityUid, invite.role_uid);
       const binding = await writeBinding(tx, { parent: invite.parent_uid, identityUid: caller.identityUid, roleUid: invite.role_uid });
       return {
         $typeName: 'berth.auth.v1.Session',

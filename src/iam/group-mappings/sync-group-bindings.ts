@@ -17,6 +17,7 @@
 // with the mapping that made them so they go with it when it is deleted.
 import { bindingWithinIdentityScope } from '../../auth/identity-scope.js';
 import type { Tx } from '../../store/transact.js';
+import { existingBinding } from '../role-bindings/existing-binding.js';
 import { writeBinding } from '../role-bindings/write-binding.js';
 
 /** More groups than any real token carries; a larger claim is refused rather than half applied. */
@@ -67,14 +68,7 @@ export async function syncGroupBindings(tx: Tx, identityUid: string, providerUid
   const added: string[] = [];
   for (const [key, m] of wanted) {
     if (kept.has(key)) continue;
-    const held = await tx
-      .selectFrom('role_bindings')
-      .select('uid')
-      .where('identity_uid', '=', identityUid)
-      .where('parent_uid', '=', m.scope_uid)
-      .where('role_uid', '=', m.role_uid)
-      .executeTakeFirst();
-    if (held) continue;
+    if (await existingBinding(tx, m.scope_uid, identityUid, m.role_uid)) continue;
     const row = await writeBinding(tx, { parent: m.scope_uid, identityUid, roleUid: m.role_uid, mappingUid: m.uid });
     added.push(row.uid);
   }

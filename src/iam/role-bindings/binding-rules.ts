@@ -12,6 +12,7 @@ import type { FieldViolation } from '../../core/api-error.js';
 import { isSelfOrBelow, isValidUid, parentOf } from '../../core/uidp.js';
 import type { RoleBindingsTable } from '../iam-tables.js';
 import type { Tx } from '../../store/transact.js';
+import { existingBinding } from './existing-binding.js';
 import { writeBinding } from './write-binding.js';
 import { badIamRequest, groupNotFound, IAM_DOMAIN, identityNotFound, roleBindingExists, roleNotFound } from '../errors.js';
 import { roleCapabilities } from '../roles/role-row.js';
@@ -82,13 +83,6 @@ export async function insertBinding(tx: Tx, caller: Caller, b: NewBinding): Prom
   if (!role) throw roleNotFound(b.roleUid);
   // Anti-escalation: a caller can hand out only what it holds at the group.
   await caller.require(IAM_DOMAIN, [b.writeCapability ?? Capability.CAP_IAM_ROLE_BINDINGS_CREATE, ...roleCapabilities(role)], b.parent);
-  const dup = await tx
-    .selectFrom('role_bindings')
-    .select('uid')
-    .where('parent_uid', '=', b.parent)
-    .where('identity_uid', '=', b.identityUid)
-    .where('role_uid', '=', b.roleUid)
-    .executeTakeFirst();
-  if (dup) throw roleBindingExists(b.parent, b.identityUid, b.roleUid);
+  if (await existingBinding(tx, b.parent, b.identityUid, b.roleUid)) throw roleBindingExists(b.parent, b.identityUid, b.roleUid);
   return writeBinding(tx, { parent: b.parent, identityUid: b.identityUid, roleUid: b.roleUid, keep: b.keep, identityField: identityField(b) });
 }
