@@ -8,6 +8,8 @@ import { DEFAULT_LIMITS, type ConnectionLimits } from '../server/connection-limi
 import { describeDatabase } from '../store/store.js';
 import type { OrgCreationPolicy } from '../runtime/service-deps.js';
 import { readTermsFile } from '../iam/terms/terms-documents.js';
+import { DEFAULT_EVENT_SETTINGS, type EventSettings } from '../events/event-settings.js';
+import { parseDurationFlag } from './duration-flag.js';
 
 function parseListen(value: string, flag = '--listen'): { host: string; port: number } {
   const m = /^(?:\[([^\]]+)\]|([^:]*)):(\d{1,5})$/.exec(value);
@@ -77,6 +79,30 @@ function parseLimits(o: { maxConnections: string; idleTimeout: string; headersTi
 
 const seconds = (ms: number) => `${ms / 1000}s`;
 
+// A CloudEvent type is dot-separated lower-case words: reverse-DNS, as dev.berth.
+const EVENT_NAMESPACE = /^[a-z][a-z0-9-]{0,62}(\.[a-z][a-z0-9-]{0,62}){0,7}$/;
+
+function parseEvents(o: {
+  eventNamespace: string;
+  eventAudience: string;
+  eventMaxAge: string;
+  eventRetention: string;
+  allowInsecureSinks: boolean;
+}): EventSettings {
+  if (!EVENT_NAMESPACE.test(o.eventNamespace)) {
+    throw new Error(`--event-namespace must be dot-separated lower-case words such as dev.berth, got ${JSON.stringify(o.eventNamespace.slice(0, 80))}`);
+  }
+  const audience = o.eventAudience.trim();
+  if (audience === '' || audience.length > 255 || audience.includes('\0')) throw new Error('--event-audience must be 1 to 255 characters');
+  return {
+    namespace: o.eventNamespace,
+    audience,
+    allowInsecureSinks: o.allowInsecureSinks,
+    maxAgeMs: parseDurationFlag('--event-max-age', o.eventMaxAge, 1000, 30 * 86_400_000),
+    retentionMs: parseDurationFlag('--event-retention', o.eventRetention, 60_000, 365 * 86_400_000),
+  };
+}
+
 export function serveCommand(program: Command): void {
   program
     .command('serve')
@@ -110,6 +136,11 @@ export function serveCommand(program: Command): void {
     )
     .option('--log-level <level>', 'fatal, error, warn, info, debug', 'info')
     .option('--allow-insecure-issuers', 'let claimMatch issuer patterns and identity providers use plain-http loopback issuers (local testing only)', false)
+    .option('--event-namespace <prefix>', 'prefix of every CloudEvent type delivered to subscriptions', DEFAULT_EVENT_SETTINGS.namespace)
+    .option('--event-audience <aud>', 'aud claim of the token that signs each event delivery', DEFAULT_EVENT_SETTINGS.audience)
+    .option('--event-max-age <duration>', 'how long a failing delivery is retried before it is marked dead', '24h')
+    .option('--event-retention <duration>', 'how long delivered events stay in the delivery log', '7d')
+    .option('--allow-insecure-sinks', 'accept plain-http subscription sinks on loopback hosts (local testing only)', false)
     .option('--max-connections <n>', 'most open connections; further ones are closed at once', String(DEFAULT_LIMITS.maxConnections))
     .option(
       '--idle-timeout <duration>',
@@ -148,6 +179,11 @@ Registry tokens: docker login <registry host> -u _token -p "$(npx berth auth tok
         secretsKeyFile?: string;
         termsFile?: string;
         allowInsecureIssuers: boolean;
+        eventNamespace: string;
+        eventAudience: string;
+        eventMaxAge: string;
+        eventRetention: string;
+        allowInsecureSinks: boolean;
         maxConnections: string;
         idleTimeout: string;
         headersTimeout: string;
@@ -158,6 +194,7 @@ Registry tokens: docker login <registry host> -u _token -p "$(npx berth auth tok
         const { host, port } = parseListen(o.listen);
         const registry = parseRegistry(o);
         const limits = parseLimits(o);
+        const events = parseEvents(o);
         const termsDocuments = o.termsFile === undefined ? [] : readTermsFile(o.termsFile);
         const databaseUrl = o.database ?? process.env.BERTH_DATABASE_URL;
         const secretsKey = o.secretsKeyFile !== undefined ? readFileSync(o.secretsKeyFile, 'utf8') : process.env.BERTH_SECRETS_KEY || undefined;
@@ -177,6 +214,7 @@ Registry tokens: docker login <registry host> -u _token -p "$(npx berth auth tok
           limits,
           registry,
           termsDocuments,
+          events,
         });
         logger.info({ url: server.url, registryUrl: server.registryUrl, database: describeDatabase({ databaseUrl, dataDir: o.data }) }, 'berth is serving');
         // One write, so a reader of the first line has the registry's too.

@@ -18,6 +18,7 @@ import { sharedSecret } from '../store/settings-store.js';
 import type { Store } from '../store/store.js';
 import type { OrgCreationPolicy, ServiceDeps } from './service-deps.js';
 import type { TermsDocument } from '../iam/terms/terms-documents.js';
+import { DEFAULT_EVENT_SETTINGS, type EventSettings } from '../events/event-settings.js';
 
 export interface RuntimeOptions {
   /** The URL clients reach the API at: token issuer and API audience. */
@@ -37,6 +38,8 @@ export interface RuntimeOptions {
   registryUrl?: string;
   /** The legal documents groups may accept (`--terms-file`). */
   termsDocuments?: readonly TermsDocument[];
+  /** Event namespace, delivery audience and limits; DEFAULT_EVENT_SETTINGS when absent. */
+  events?: EventSettings;
 }
 
 /** Where the registry is, as clients name it. */
@@ -91,6 +94,7 @@ export class Runtime {
       secrets,
       allowInsecureIssuers: opts.allowInsecureIssuers ?? false,
       termsDocuments: opts.termsDocuments ?? [],
+      events: opts.events ?? DEFAULT_EVENT_SETTINGS,
     };
     const externalIssuers = new ExternalIssuers({ allowInsecureLoopback: opts.allowInsecureIssuers ?? false });
     const audiences = opts.registryAudience === undefined ? [opts.url] : [opts.url, opts.registryAudience];

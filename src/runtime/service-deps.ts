@@ -3,6 +3,7 @@ import type { PageTokens } from '../core/page-token.js';
 import type { TermsDocument } from '../iam/terms/terms-documents.js';
 import type { ListTotals } from '../list/list-totals.js';
 import type { Store } from '../store/store.js';
+import type { EventSettings } from '../events/event-settings.js';
 
 /** Who may create root organizations through the API (`--allow-org-creation`). */
 export type OrgCreationPolicy = 'owners' | 'anyone' | 'nobody';
@@ -19,4 +20,6 @@ export interface ServiceDeps {
   allowInsecureIssuers: boolean;
   /** The legal documents groups may accept (`--terms-file`); none by default. */
   termsDocuments: readonly TermsDocument[];
+  /** Event namespace, delivery audience and limits, and whether plain-http loopback sinks are allowed. */
+  events: EventSettings;
 }

@@ -12,6 +12,7 @@ import { RegistryListener } from '../oci/registry-listener.js';
 import { registryBlobRoot } from '../registry/blobs/fs-blob-layout.js';
 import { ApiListener } from './api-listener.js';
 import { DEFAULT_LIMITS, type ConnectionLimits } from './connection-limits.js';
+import type { EventSettings } from '../events/event-settings.js';
 
 export interface ServeOptions {
   host: string;
@@ -36,6 +37,8 @@ export interface ServeOptions {
   registry?: RegistryServeOptions;
   /** The legal documents groups may accept (`--terms-file`). */
   termsDocuments?: readonly TermsDocument[];
+  /** Event namespace, delivery audience and limits; DEFAULT_EVENT_SETTINGS when absent. */
+  events?: EventSettings;
 }
 
 export interface RegistryServeOptions {
@@ -96,6 +99,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       registryAudience: registry?.config.host,
       registryUrl: registry?.config.publicUrl,
       termsDocuments: opts.termsDocuments,
+      events: opts.events,
     });
     await api.attach(runtime);
     await registry?.attach(runtime);

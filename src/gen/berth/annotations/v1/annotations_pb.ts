@@ -5,8 +5,8 @@
 // @generated from file berth/annotations/v1/annotations.proto (package berth.annotations.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenExtension, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
-import { extDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenExtension, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, extDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Capability } from "../../capabilities/v1/capabilities_pb.js";
 import { file_berth_capabilities_v1_capabilities } from "../../capabilities/v1/capabilities_pb.js";
 import type { Empty, FieldOptions, MethodOptions } from "@bufbuild/protobuf/wkt";
@@ -17,7 +17,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file berth/annotations/v1/annotations.proto.
  */
 export const file_berth_annotations_v1_annotations: GenFile = /*@__PURE__*/
-  fileDesc("CiZiZXJ0aC9hbm5vdGF0aW9ucy92MS9hbm5vdGF0aW9ucy5wcm90bxIUYmVydGguYW5ub3RhdGlvbnMudjEiwQEKA0lBTRIqCghkaXNhYmxlZBgBIAEoCzIWLmdvb2dsZS5wcm90b2J1Zi5FbXB0eUgAEjIKB2VuYWJsZWQYAiABKAsyHy5iZXJ0aC5hbm5vdGF0aW9ucy52MS5JQU0uUnVsZXNIABpSCgVSdWxlcxI3CgxjYXBhYmlsaXRpZXMYASADKA4yIS5iZXJ0aC5jYXBhYmlsaXRpZXMudjEuQ2FwYWJpbGl0eRIQCgh1bnNjb3BlZBgCIAEoCEIGCgRtb2RlOk0KA2lhbRIeLmdvb2dsZS5wcm90b2J1Zi5NZXRob2RPcHRpb25zGNGGAyABKAsyGS5iZXJ0aC5hbm5vdGF0aW9ucy52MS5JQU1SA2lhbTo8CglpYW1fc2NvcGUSHS5nb29nbGUucHJvdG9idWYuRmllbGRPcHRpb25zGNKGAyABKAhSCGlhbVNjb3BlYgZwcm90bzM", [file_berth_capabilities_v1_capabilities, file_google_protobuf_descriptor, file_google_protobuf_empty]);
+  fileDesc("CiZiZXJ0aC9hbm5vdGF0aW9ucy92MS9hbm5vdGF0aW9ucy5wcm90bxIUYmVydGguYW5ub3RhdGlvbnMudjEiwQEKA0lBTRIqCghkaXNhYmxlZBgBIAEoCzIWLmdvb2dsZS5wcm90b2J1Zi5FbXB0eUgAEjIKB2VuYWJsZWQYAiABKAsyHy5iZXJ0aC5hbm5vdGF0aW9ucy52MS5JQU0uUnVsZXNIABpSCgVSdWxlcxI3CgxjYXBhYmlsaXRpZXMYASADKA4yIS5iZXJ0aC5jYXBhYmlsaXRpZXMudjEuQ2FwYWJpbGl0eRIQCgh1bnNjb3BlZBgCIAEoCEIGCgRtb2RlIqsBCg9FdmVudEF0dHJpYnV0ZXMSDAoEdHlwZRgBIAEoCRISCgpleHRlbnNpb25zGAIgAygJEkAKCGF1ZGllbmNlGAMgASgOMi4uYmVydGguYW5ub3RhdGlvbnMudjEuRXZlbnRBdHRyaWJ1dGVzLkF1ZGllbmNlEgwKBG5vbmUYBCABKAgiJgoIQXVkaWVuY2USDAoISU5URVJOQUwQABIMCghDVVNUT01FUhABOk0KA2lhbRIeLmdvb2dsZS5wcm90b2J1Zi5NZXRob2RPcHRpb25zGNGGAyABKAsyGS5iZXJ0aC5hbm5vdGF0aW9ucy52MS5JQU1SA2lhbTpfCgZldmVudHMSHi5nb29nbGUucHJvdG9idWYuTWV0aG9kT3B0aW9ucxjThgMgASgLMiUuYmVydGguYW5ub3RhdGlvbnMudjEuRXZlbnRBdHRyaWJ1dGVzUgZldmVudHM6PAoJaWFtX3Njb3BlEh0uZ29vZ2xlLnByb3RvYnVmLkZpZWxkT3B0aW9ucxjShgMgASgIUghpYW1TY29wZWIGcHJvdG8z", [file_berth_capabilities_v1_capabilities, file_google_protobuf_descriptor, file_google_protobuf_empty]);
 
 /**
  * @generated from message berth.annotations.v1.IAM
@@ -78,10 +78,84 @@ export const IAM_RulesSchema: GenMessage<IAM_Rules> = /*@__PURE__*/
   messageDesc(file_berth_annotations_v1_annotations, 0, 0);
 
 /**
+ * The CloudEvent a mutating RPC emits, written to the outbox in the same
+ * transaction as the change (src/events/). Every mutating RPC declares one; a
+ * test holds them to it.
+ *
+ * @generated from message berth.annotations.v1.EventAttributes
+ */
+export type EventAttributes = Message<"berth.annotations.v1.EventAttributes"> & {
+  /**
+   * The type after the namespace (--event-namespace, default "dev.berth"),
+   * e.g. "api.iam.group.created.v1".
+   *
+   * @generated from field: string type = 1;
+   */
+  type: string;
+
+  /**
+   * CloudEvent extension attributes the event carries, e.g. "group".
+   *
+   * @generated from field: repeated string extensions = 2;
+   */
+  extensions: string[];
+
+  /**
+   * @generated from field: berth.annotations.v1.EventAttributes.Audience audience = 3;
+   */
+  audience: EventAttributes_Audience;
+
+  /**
+   * This mutating RPC emits no event, on purpose (say why beside it).
+   *
+   * @generated from field: bool none = 4;
+   */
+  none: boolean;
+};
+
+/**
+ * Describes the message berth.annotations.v1.EventAttributes.
+ * Use `create(EventAttributesSchema)` to create a new message.
+ */
+export const EventAttributesSchema: GenMessage<EventAttributes> = /*@__PURE__*/
+  messageDesc(file_berth_annotations_v1_annotations, 1);
+
+/**
+ * @generated from enum berth.annotations.v1.EventAttributes.Audience
+ */
+export enum EventAttributes_Audience {
+  /**
+   * Kept inside Berth: never delivered to subscriptions.
+   *
+   * @generated from enum value: INTERNAL = 0;
+   */
+  INTERNAL = 0,
+
+  /**
+   * Delivered to the subscriptions of the group and its ancestors.
+   *
+   * @generated from enum value: CUSTOMER = 1;
+   */
+  CUSTOMER = 1,
+}
+
+/**
+ * Describes the enum berth.annotations.v1.EventAttributes.Audience.
+ */
+export const EventAttributes_AudienceSchema: GenEnum<EventAttributes_Audience> = /*@__PURE__*/
+  enumDesc(file_berth_annotations_v1_annotations, 1, 0);
+
+/**
  * @generated from extension: berth.annotations.v1.IAM iam = 50001;
  */
 export const iam: GenExtension<MethodOptions, IAM> = /*@__PURE__*/
   extDesc(file_berth_annotations_v1_annotations, 0);
+
+/**
+ * @generated from extension: berth.annotations.v1.EventAttributes events = 50003;
+ */
+export const events: GenExtension<MethodOptions, EventAttributes> = /*@__PURE__*/
+  extDesc(file_berth_annotations_v1_annotations, 1);
 
 /**
  * Marks the request field holding the UID the capability check is evaluated at.
@@ -89,5 +163,5 @@ export const iam: GenExtension<MethodOptions, IAM> = /*@__PURE__*/
  * @generated from extension: bool iam_scope = 50002;
  */
 export const iam_scope: GenExtension<FieldOptions, boolean> = /*@__PURE__*/
-  extDesc(file_berth_annotations_v1_annotations, 1);
+  extDesc(file_berth_annotations_v1_annotations, 2);
 
