@@ -1,0 +1,53 @@
+// The event of a mutating RPC, as its proto method declares it
+// (berth.annotations.v1.events): the type, audience and extensions come from
+// the annotation, the actor from the caller, and the body is the given
+// message in the same proto3 JSON the REST API answers with (INPUT_ONLY
+// fields, such as secrets, never appear). Call it with the transaction of the
+// change, so the event commits with it.
+import { getOption, type DescMessage, type DescMethod, type MessageShape } from '@bufbuild/protobuf';
+import type { HandlerContext } from '@connectrpc/connect';
+import { callerKey } from '../auth/caller.js';
+import { EventAttributes_Audience, events, type EventAttributes } from '../gen/berth/annotations/v1/annotations_pb.js';
+import { messageToJson } from '../server/rest/json-writer.js';
+import type { Tx } from '../store/transact.js';
+import { emitEvent } from './outbox.js';
+
+export interface RpcEvent<D extends DescMessage> {
+  /** The group whose subscriptions, and its ancestors', receive the event. */
+  group: string;
+  /** The uid of the resource the event is about. */
+  subject: string;
+  /** The body: the v2 message (the resource written, or the delete request). */
+  schema: D;
+  message: MessageShape<D>;
+  /** Values of extensions the annotation lists other than `group` (e.g. identityprovider). */
+  extensions?: Record<string, string>;
+}
+
+/** The event a method declares; throws when it declares none (a mutating RPC must). */
+export function eventOfMethod(method: DescMethod): EventAttributes {
+  const attrs = getOption(method, events);
+  if (attrs.none || attrs.type === '') throw new Error(`${method.parent.typeName}.${method.name} declares no event (berth.annotations.v1.events)`);
+  return attrs;
+}
+
+/** Writes the event `ctx.method` declares to the outbox inside `tx`. */
+export async function emitRpcEvent<D extends DescMessage>(tx: Tx, ctx: HandlerContext, e: RpcEvent<D>): Promise<string> {
+  const attrs = eventOfMethod(ctx.method);
+  const extensions: Record<string, string> = {};
+  for (const name of attrs.extensions) {
+    const value = name === 'group' ? e.group : e.extensions?.[name];
+    if (value !== undefined && value !== '') extensions[name] = value;
+  }
+  const caller = ctx.values.get(callerKey);
+  return emitEvent(tx, {
+    type: attrs.type,
+    audience: attrs.audience === EventAttributes_Audience.CUSTOMER ? 'customer' : 'internal',
+    group: e.group,
+    subject: e.subject,
+    actor: caller && !caller.anonymous ? caller.identityUid : undefined,
+    body: messageToJson(e.schema, e.message as never),
+    bodyType: e.schema.typeName,
+    extensions,
+  });
+}
