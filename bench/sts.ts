@@ -15,10 +15,10 @@
 //    Grants.has), cold (the bindings query and Grants.of) and Grants.has alone.
 // Servers pinned to core 0, load on core 1 (bench/api.ts's layout); medians
 // of R runs; server CPU per request from /proc.
-// Usage: npm run bench:sts [-- --seconds S --connections C --runs R --database postgres://… (a fresh database)]
+// Usage: npm run bench:sts [-- --seconds S --connections C --runs R --database postgres://… (a fresh database) --profile DIR]
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import { ALGORITHM } from '../src/auth/signing-keys.js';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -32,6 +32,7 @@ import { IamAccessDirectory } from '../src/iam/access/iam-access-directory.js';
 import { builtinRoleByName } from '../src/iam/roles/builtin-roles.js';
 import { openStore } from '../src/store/store.js';
 import { cpuTimeUs, freePort, median, medianResult, PIN, pinLoadToCore1, startNode, stopProcess } from './bench-process.js';
+import { formatSummary } from './profile-summary.js';
 import { formatResult, runLoad, type LoadResult, type RequestSpec } from './load.js';
 
 const { values } = parseArgs({
@@ -40,6 +41,8 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '16' },
     runs: { type: 'string', default: '3' },
     database: { type: 'string' },
+    /** Profile the server (node --cpu-prof) during one exchange measurement, print its summary, and stop. */
+    profile: { type: 'string' },
     /** Internal: run the bare jose loop for this many seconds and print its rate. */
     baseline: { type: 'string' },
   },
@@ -256,8 +259,8 @@ async function main(): Promise<void> {
   const port = await freePort();
   const serveArgs = [CLI, 'serve', '--listen', `127.0.0.1:${port}`, '--registry-listen', 'off', '--data', dataDir, '--log-level', 'warn'];
   if (values.database) serveArgs.push('--database', values.database);
-  const startBerth = async () => {
-    const s = await startNode(serveArgs, /berth is serving at (http\S+)/);
+  const startBerth = async (nodeArgs: string[] = []) => {
+    const s = await startNode([...nodeArgs, ...serveArgs], /berth is serving at (http\S+)/);
     return { child: s.child, url: s.match[1] };
   };
   const idp = await issuer();
@@ -293,6 +296,19 @@ async function main(): Promise<void> {
   console.log(
     `\n${CONNECTIONS} connections, ${SECONDS} s each (after ${WARMUP_SECONDS} s warm-up), ${values.database ? 'PostgreSQL' : 'SQLite'}, ${PIN ? 'servers on core 0, load on core 1' : 'not pinned'}\n`,
   );
+  if (values.profile) {
+    const dir = join(values.profile, 'sts-exchange');
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    berth = await startBerth(['--cpu-prof', '--cpu-prof-dir', dir]);
+    const r = await measure(berth.url, exchangeSpec, berth.child);
+    await stopProcess(berth.child);
+    await idp.close();
+    console.log(formatResult('POST /sts/exchange (claimMatch)', r));
+    console.log(formatSummary('profile of POST /sts/exchange', join(dir, readdirSync(dir)[0])));
+    rmSync(dataDir, { recursive: true, force: true });
+    return;
+  }
   const runs: Array<{ exchange: LoadResult; check: LoadResult; ownerCheck: LoadResult; bare: { rps: number; cpuUs: number } }> = [];
   for (let run = 0; run < RUNS; run++) {
     berth = await startBerth();

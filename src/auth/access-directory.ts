@@ -3,6 +3,7 @@
 // table: it asks whether a token's identity still exists, for its grants, and
 // — for /sts/exchange and the registry's pull tokens — which identities may
 // accept a presented token.
+import type { Tx } from '../store/transact.js';
 import type { Identity } from '../gen/berth/iam/v2/identities_pb.js';
 import type { TableVersions } from '../store/table-versions.js';
 import type { Grants } from './grants.js';
@@ -28,6 +29,6 @@ export interface ExchangeCandidate {
 export interface ExchangeDirectory {
   /** The identity named by uid, or those whose exact issuer and subject are the token's and the claimMatch ones with issuer or subject patterns (at most `limit`). */
   candidates(q: { identity: string; issuer: string; subject: string }, limit: number): Promise<ExchangeCandidate[]>;
-  /** Records that the identity just exchanged a token, and the verified email that token carried, if any. */
-  markSeen(uid: string, verifiedEmail?: string): Promise<void>;
+  /** Records, with the exchange's transaction, that the identity just exchanged a token, and the verified email that token carried, if any. */
+  markSeen(tx: Tx, uid: string, verifiedEmail?: string): Promise<void>;
 }

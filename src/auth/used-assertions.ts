@@ -3,8 +3,7 @@
 // anyway; recording one that is already there means it is being replayed.
 import { createHash } from 'node:crypto';
 import type { JWTPayload } from 'jose';
-import type { Store } from '../store/store.js';
-import { transact } from '../store/transact.js';
+import type { Tx } from '../store/transact.js';
 
 // Expired rows deleted per recorded assertion: keeps the table near the number
 // of live assertions without a sweeper, and each delete small.
@@ -28,17 +27,15 @@ export function assertionExpiry(payload: JWTPayload): Date {
   return new Date((seconds + CLOCK_SKEW_SECONDS) * 1000);
 }
 
-/** Records a verified assertion; false when it was recorded before (a replay). */
-export async function recordAssertion(store: Store, id: string, expiry: Date): Promise<boolean> {
+/** Records a verified assertion with `tx`; false when it was recorded before (a replay). */
+export async function recordAssertion(tx: Tx, id: string, expiry: Date): Promise<boolean> {
   const now = new Date().toISOString();
-  return transact(store, async (tx) => {
-    const expired = tx.selectFrom('used_assertions').select('id').where('expire_time', '<=', now).limit(PRUNE_BATCH);
-    await tx.deleteFrom('used_assertions').where('id', 'in', expired).execute();
-    const r = await tx
-      .insertInto('used_assertions')
-      .values({ id, expire_time: expiry.toISOString() })
-      .onConflict((oc) => oc.column('id').doNothing())
-      .executeTakeFirst();
-    return Number(r.numInsertedOrUpdatedRows ?? 0n) === 1;
-  });
+  const expired = tx.selectFrom('used_assertions').select('id').where('expire_time', '<=', now).limit(PRUNE_BATCH);
+  await tx.deleteFrom('used_assertions').where('id', 'in', expired).execute();
+  const r = await tx
+    .insertInto('used_assertions')
+    .values({ id, expire_time: expiry.toISOString() })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .executeTakeFirst();
+  return Number(r.numInsertedOrUpdatedRows ?? 0n) === 1;
 }

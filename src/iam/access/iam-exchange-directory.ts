@@ -5,7 +5,7 @@
 import type { ExchangeCandidate, ExchangeDirectory } from '../../auth/access-directory.js';
 import { nowIso } from '../../core/clock.js';
 import type { Store } from '../../store/store.js';
-import { transact } from '../../store/transact.js';
+import type { Tx } from '../../store/transact.js';
 import { loadRelationship } from '../identities/relationship.js';
 
 export class IamExchangeDirectory implements ExchangeDirectory {
@@ -31,8 +31,8 @@ export class IamExchangeDirectory implements ExchangeDirectory {
     return rows.map((r) => ({ uid: r.uid, relationship: loadRelationship(r) }));
   }
 
-  async markSeen(uid: string, verifiedEmail?: string): Promise<void> {
+  async markSeen(tx: Tx, uid: string, verifiedEmail?: string): Promise<void> {
     const changes = verifiedEmail === undefined ? { last_seen_time: nowIso() } : { last_seen_time: nowIso(), email: verifiedEmail };
-    await transact(this.store, (tx) => tx.updateTable('identities').set(changes).where('uid', '=', uid).execute());
+    await tx.updateTable('identities').set(changes).where('uid', '=', uid).execute();
   }
 }
