@@ -5,7 +5,7 @@
 // Longer than most files because it is one list of cases, each a behaviour.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { Readable } from 'node:stream';
+import { Readable, Writable } from 'node:stream';
 import { describe, it, type TestContext } from 'node:test';
 import { type BlobStore, DigestMismatchError, UploadNotFoundError, UploadOffsetError, UploadTooLargeError } from '../../src/registry/blobs/blob-store.js';
 import { type Digest, type DigestAlgorithm, digester, digestOf, parseDigest } from '../../src/registry/content/digest.js';
@@ -166,6 +166,39 @@ export function blobStoreSuite(name: string, open: () => Promise<OpenedStore>): 
       assert.deepEqual(await read({ offset: 5, end: bytes.length + 100 }), bytes.subarray(5), 'end is clamped to the size');
       for (const bad of [{ offset: -1 }, { offset: 1.5 }, { offset: 10, end: 9 }]) await assert.rejects(store.read(d, bad), RangeError);
       assert.equal(await store.read(digest(randomBytes(3))), undefined);
+    });
+
+    it('copies a blob or a range to a sink, each buffer untouched until the sink has called back', async (t) => {
+      const { store } = await setUp(t);
+      const bytes = randomBytes(3 * MiB + 5);
+      const d = digest(bytes);
+      await push(store, bytes);
+      // A sink that looks at each chunk only when it calls back, a tick later: a
+      // buffer refilled before its write finished would show up as wrong bytes.
+      const copy = async (range?: { offset: number; end?: number }) => {
+        const got: Buffer[] = [];
+        const sink = new Writable({
+          highWaterMark: 1,
+          write(chunk: Buffer, _enc, done) {
+            setImmediate(() => {
+              got.push(Buffer.from(chunk));
+              done();
+            });
+          },
+        });
+        const found = await store.copyTo(d, range, sink);
+        return { found, bytes: Buffer.concat(got) };
+      };
+      assert.deepEqual(await copy(), { found: true, bytes });
+      assert.deepEqual((await copy({ offset: MiB - 1, end: 2 * MiB + 1 })).bytes, bytes.subarray(MiB - 1, 2 * MiB + 1));
+      assert.deepEqual((await copy({ offset: bytes.length })).bytes, Buffer.alloc(0));
+      assert.deepEqual(await copy({ offset: 0, end: 0 }), { found: true, bytes: Buffer.alloc(0) });
+      await assert.rejects(copy({ offset: 3, end: 2 }), RangeError);
+      const absent = new Writable({ write: (_c, _e, done) => done() });
+      assert.equal(await store.copyTo(digest(randomBytes(3)), undefined, absent), false);
+      const failing = new Writable({ write: (_c, _e, done) => done(new Error('client went away')) });
+      failing.on('error', () => {});
+      await assert.rejects(store.copyTo(d, undefined, failing), /client went away/);
     });
 
     it('stats, lists and deletes committed blobs', async (t) => {

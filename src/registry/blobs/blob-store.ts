@@ -3,7 +3,7 @@
 // blob. Every driver passes the same suite (test/registry/blob-store-suite.ts).
 // Upload ids come back from URLs: a driver checks each one against the form
 // it makes (see upload-id.ts) and treats anything else as no upload at all.
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import type { Digest } from '../content/digest.js';
 
 export interface BlobInfo {
@@ -30,6 +30,15 @@ export interface BlobStore {
    * reversed range is a RangeError.
    */
   read(digest: Digest, range?: { offset: number; end?: number }): Promise<Readable | undefined>;
+  /**
+   * Writes the same bytes as read() to `sink` (not ended), each write awaited
+   * through its callback; false when the blob is absent (nothing written).
+   * Rejects when reading or writing fails part way. For serving pulls: the
+   * filesystem driver reuses two buffers for the whole blob, where a stream
+   * allocates one per read — a gigabyte pulled was a gigabyte of garbage,
+   * and half the pull's CPU went to collecting it.
+   */
+  copyTo(digest: Digest, range: { offset: number; end?: number } | undefined, sink: Writable): Promise<boolean>;
   /** Removes a committed blob; false when it was not there. */
   delete(digest: Digest): Promise<boolean>;
   /** Every committed blob (for gc). */
