@@ -26,7 +26,7 @@ export const badSubscriptionRequest = defineError(
     name: 'badSubscriptionRequest',
     code: Code.InvalidArgument,
     detail: 'BadRequest',
-    when: 'a missing or refused sink (not https, a refused address, userinfo, a fragment, too long), a malformed signing secret, an invalid id filter, a group too deep to hold one',
+    when: 'a missing or refused sink (not https, a refused address, userinfo, a fragment, too long), a malformed signing secret, a group nested too deeply to hold one',
   },
   (violations: FieldViolation[]) => invalidArgument(d, violations),
 );
