@@ -2,12 +2,12 @@
 // through. Groups and roles may be named by uid or by name. The client secret
 // is read from a file or stdin, never from the command line (where `ps` and
 // shell history would show it), and the API never returns it.
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { apiCommand, connect, uidPath, type ApiOptions } from './api-client.js';
 import { listAll } from './list-all.js';
 import { GROUP, IDENTITY_PROVIDER, resolveName, resolveOptional, resolveParent, ROLE } from './name-resolution.js';
 import { printDeleted, printList, printOne, type Column } from './output.js';
+import { readSecretFile } from './secret-file.js';
 
 interface Provider {
   uid: string;
@@ -26,21 +26,8 @@ const COLUMNS: readonly Column<Provider>[] = [
   { header: 'DEFAULT ROLE', value: (p) => p.defaultRole },
 ];
 
-const MAX_SECRET_BYTES = 4096;
-
-/** The secret in `file` ("-": stdin), without its final newline. */
-function readSecret(file: string): string {
-  let text: string;
-  try {
-    text = readFileSync(file === '-' ? 0 : file, 'utf8');
-  } catch (err) {
-    throw new Error(`cannot read the client secret from ${file === '-' ? 'stdin' : file}: ${(err as Error).message}`);
-  }
-  if (Buffer.byteLength(text) > MAX_SECRET_BYTES) throw new Error(`the client secret file is over ${MAX_SECRET_BYTES} bytes`);
-  const secret = text.replace(/\r?\n$/, '');
-  if (secret === '') throw new Error('the client secret file is empty (use --clear-client-secret to remove a secret)');
-  return secret;
-}
+/** The client secret in `file` ("-": stdin). */
+const readSecret = (file: string) => readSecretFile(file, 'the client secret', ' (use --clear-client-secret to remove a secret)');
 
 const scopesOf = (value: string) =>
   value

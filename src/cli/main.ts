@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { adminCommand } from './admin-command.js';
 import { authCommand } from './auth-command.js';
+import { eventsCommand } from './events-command.js';
 import { iamCommand } from './iam-command.js';
 import { imagesCommand } from './images-command.js';
 import { registryCommand } from './registry-command.js';
@@ -10,13 +11,14 @@ import { serveCommand } from './serve-command.js';
 const program = new Command();
 program
   .name('berth')
-  .description('Berth: a self-hosted container platform. Run the server, get tokens, manage IAM and images, collect registry garbage.')
+  .description('Berth: a self-hosted container platform. Run the server, get tokens, manage IAM, images and event subscriptions, collect registry garbage.')
   .version('0.1.0')
   .showHelpAfterError();
 serveCommand(program);
 authCommand(program);
 iamCommand(program);
 imagesCommand(program);
+eventsCommand(program);
 registryCommand(program);
 adminCommand(program);
 

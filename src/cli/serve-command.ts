@@ -132,7 +132,7 @@ export function serveCommand(program: Command): void {
     .option('--terms-file <file>', 'JSON file of the legal documents groups may accept: {"documents": [{"id": "tos.v1", "label": "…", "url": "https://…"}]}')
     .option(
       '--secrets-key-file <file>',
-      'file holding the key (32+ random characters) that encrypts private keys and identity provider client secrets in the database; or BERTH_SECRETS_KEY',
+      'file holding the key (32+ random characters) that encrypts private keys, identity provider client secrets and webhook signing secrets in the database; or BERTH_SECRETS_KEY',
     )
     .option('--log-level <level>', 'fatal, error, warn, info, debug', 'info')
     .option('--allow-insecure-issuers', 'let claimMatch issuer patterns and identity providers use plain-http loopback issuers (local testing only)', false)
@@ -140,7 +140,11 @@ export function serveCommand(program: Command): void {
     .option('--event-audience <aud>', 'aud claim of the token that signs each event delivery', DEFAULT_EVENT_SETTINGS.audience)
     .option('--event-max-age <duration>', 'how long a failing delivery is retried before it is marked dead', '24h')
     .option('--event-retention <duration>', 'how long delivered events stay in the delivery log', '7d')
-    .option('--allow-insecure-sinks', 'accept plain-http subscription sinks on loopback hosts (local testing only)', false)
+    .option(
+      '--allow-insecure-sinks',
+      'accept subscription sinks on loopback and private addresses, and plain http for loopback hosts (local testing only)',
+      false,
+    )
     .option('--max-connections <n>', 'most open connections; further ones are closed at once', String(DEFAULT_LIMITS.maxConnections))
     .option(
       '--idle-timeout <duration>',

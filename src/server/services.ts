@@ -17,6 +17,10 @@ import { RolesService } from '../gen/berth/iam/v2/roles_pb.js';
 import { TagsService } from '../gen/berth/registry/v2/tags_pb.js';
 import { TermsService } from '../gen/berth/iam/v2/terms_pb.js';
 import { RegistryService } from '../gen/berth/registry/v1/registry_pb.js';
+import { SubscriptionsService } from '../gen/berth/events/v2/subscriptions_pb.js';
+import { SubscriptionsService as SubscriptionsV1Service } from '../gen/berth/events/v1/subscriptions_pb.js';
+import { subscriptionsService } from '../events/subscriptions/service.js';
+import { subscriptionsV1Service } from '../events/subscriptions-v1/service.js';
 import { accountAssociationsService } from '../iam/account-associations/service.js';
 import { authService } from '../iam/group-invites/registration-service.js';
 import { groupInvitesService } from '../iam/group-invites/service.js';
@@ -43,7 +47,8 @@ export interface ServiceEntry {
   preflights?: Preflights;
 }
 
-function entry<S extends DescService>(service: S, impl: ServiceImpl<S>, preflights?: Preflights): ServiceEntry {
+/** A method left out of `impl` answers UNIMPLEMENTED (the guard wraps only what is there). */
+function entry<S extends DescService>(service: S, impl: Partial<ServiceImpl<S>>, preflights?: Preflights): ServiceEntry {
   return { service, impl: impl as unknown as ServiceImpl<DescService>, preflights };
 }
 
@@ -64,6 +69,8 @@ export const SERVICES: readonly DescService[] = [
   AccountAssociationsService,
   TermsService,
   AuthService,
+  SubscriptionsService,
+  SubscriptionsV1Service,
 ];
 
 export function allServices(deps: ServiceDeps): ServiceEntry[] {
@@ -83,5 +90,7 @@ export function allServices(deps: ServiceDeps): ServiceEntry[] {
     entry(AccountAssociationsService, accountAssociationsService(deps)),
     entry(TermsService, termsService(deps)),
     entry(AuthService, authService(deps)),
+    entry(SubscriptionsService, subscriptionsService(deps)),
+    entry(SubscriptionsV1Service, subscriptionsV1Service(deps)),
   ];
 }

@@ -1,5 +1,5 @@
-// The access-control matrix: every RPC of the IAM services (and of any other
-// served service under berth.iam.* or berth.auth.*) × {owner, editor, viewer,
+// The access-control matrix: every RPC of the IAM and events services (and of
+// any other served service under berth.iam.*, berth.events.* or berth.auth.*) × {owner, editor, viewer,
 // registry.pull, no binding} × {in scope, out of scope}, plus anonymous. The
 // RPCs and what they require come from the proto's (berth.annotations.v1.iam)
 // options and iam_scope fields, so a new RPC joins the matrix by itself.
@@ -58,11 +58,21 @@ function rpcOf(method: DescMethod): Rpc {
   return { name, method, anonymous: !enabled, unscoped: enabled?.unscoped ?? true, capabilities: enabled?.capabilities ?? [], scope, uidp };
 }
 
-/** The services the matrix covers: every served IAM service, and the auth service when it carries iam annotations. */
+/** The services the matrix covers: every served IAM and events service, and the auth service when it carries iam annotations. */
 const COVERED: DescService[] = SERVICES.filter(
-  (s) => s.typeName.startsWith('berth.iam.') || (s.typeName.startsWith('berth.auth.') && s.methods.some((m) => hasOption(m, iam))),
+  (s) =>
+    s.typeName.startsWith('berth.iam.') ||
+    s.typeName.startsWith('berth.events.') ||
+    (s.typeName.startsWith('berth.auth.') && s.methods.some((m) => hasOption(m, iam))),
 );
 const RPCS: Rpc[] = COVERED.flatMap((s) => s.methods.map(rpcOf));
+
+/**
+ * RPCs declared and routed but not implemented yet: everyone gets
+ * UNIMPLEMENTED, checked below, so one cannot be served unchecked — the entry
+ * must go when the implementation comes (the delivery log).
+ */
+const NOT_YET_IMPLEMENTED = new Set(['berth.events.v2.SubscriptionsService.ListDeliveries', 'berth.events.v2.SubscriptionsService.RedeliverDelivery']);
 
 /** A minimal request whose scope is `uid`: every other field left at its default. */
 function requestAt(rpc: Rpc, uid: string): Message {
@@ -82,12 +92,12 @@ function listBelow(rpc: Rpc, uid: string): Message {
   return req as unknown as Message;
 }
 
-/** The uid of every item a list response holds (its repeated message fields). */
+/** The uid of every item a list response holds (its repeated message fields; `id` in v1 shapes). */
 function itemUids(rpc: Rpc, res: unknown): string[] {
   const out: string[] = [];
   for (const f of rpc.method.output.fields) {
     if (f.fieldKind !== 'list' || f.listKind !== 'message') continue;
-    for (const item of (res as Record<string, Array<Record<string, unknown>>>)[f.localName]) out.push(String(item.uid));
+    for (const item of (res as Record<string, Array<Record<string, unknown>>>)[f.localName]) out.push(String(item.uid ?? item.id));
   }
   return out;
 }
@@ -159,6 +169,7 @@ describe('access-control matrix (from the proto iam annotations)', () => {
       oidc: { issuer: 'https://idp.example.com', clientId: 'berth' },
     });
     await post(`/iam/v2/externalGroupRoleMappings/${idp}`, { externalGroupId: 'engineering', roleUid: viewerRole });
+    await post(`/events/v2/subscriptions/${outScope}`, { sink: 'https://hooks.example.com/matrix-other' });
 
     // Tokens minted once per role; capabilities read from the server.
     await Promise.all(
@@ -174,8 +185,10 @@ describe('access-control matrix (from the proto iam annotations)', () => {
     );
   });
 
-  it('covers every IAM service and every method of it', () => {
+  it('covers every IAM and events service and every method of it', () => {
     assert.ok(COVERED.some((s) => s.typeName === 'berth.iam.v2.GroupsService'));
+    assert.ok(COVERED.some((s) => s.typeName === 'berth.events.v2.SubscriptionsService'));
+    assert.ok(COVERED.some((s) => s.typeName === 'berth.events.v1.SubscriptionsService'));
     assert.ok(RPCS.length >= 40, `only ${RPCS.length} RPCs found`);
     for (const rpc of RPCS) {
       if (rpc.anonymous) continue;
@@ -184,6 +197,19 @@ describe('access-control matrix (from the proto iam annotations)', () => {
   });
 
   for (const rpc of RPCS) {
+    if (NOT_YET_IMPLEMENTED.has(rpc.name)) {
+      it(`${rpc.name} (not implemented yet: UNIMPLEMENTED for everyone)`, async () => {
+        for (const call of [setupOwner, anonymous, ...callers.values()]) {
+          const got = await call(rpc, requestAt(rpc, childOf(inScope)));
+          assert.equal(
+            got.code,
+            Code.Unimplemented,
+            `${rpc.name}: got ${codeName(got.code)} "${got.message}"; implemented now? remove it from NOT_YET_IMPLEMENTED`,
+          );
+        }
+      });
+      continue;
+    }
     it(rpc.name, async () => {
       const failures: string[] = [];
       const expect = (who: string, where: string, got: Outcome, ok: boolean, want: string) => {

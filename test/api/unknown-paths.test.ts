@@ -17,7 +17,7 @@ describe('unknown paths', () => {
   for (const [method, path, domain] of [
     ['GET', '/vulnerabilities/v2/x', 'vulnerabilities.berth.dev'],
     ['GET', '/events/v2/x', 'events.berth.dev'],
-    ['POST', '/events/v2/subscriptions/nothing', 'events.berth.dev'],
+    ['POST', '/events/v2/notifications/nothing', 'events.berth.dev'],
     ['GET', '/nothing-here', 'nothing-here.berth.dev'],
     ['GET', '/', 'api.berth.dev'],
     ['DELETE', '/registry/v3/repos', 'registry.berth.dev'],
