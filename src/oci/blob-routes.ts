@@ -1,11 +1,13 @@
 // GET, HEAD and DELETE /v2/<name>/blobs/<digest>. A repo reads a blob only
 // through its link (pushed or mounted into it); a free-tier token only the
 // blobs its tags reach. GET honours one `Range` (206, or 416 when it cannot
-// be met); the bytes stream from the blob store. DELETE unlinks the blob from
+// be met); the bytes stream from the blob store, once the pull event has
+// committed (a HEAD is no pull). DELETE unlinks the blob from
 // the repo (202); its bytes go when gc finds nothing else using them.
 import { repoBlobSize, unlinkBlob } from '../registry/content/blob-links.js';
 import { parseDigest, type Digest } from '../registry/content/digest.js';
 import { transact } from '../store/transact.js';
+import { originOf, pullEvent } from './access-events.js';
 import { requestedRange } from './byte-ranges.js';
 import { reachFromTags } from './free-tier.js';
 import { OciError } from './oci-errors.js';
@@ -59,6 +61,12 @@ export function blobRoute(ctx: RegistryContext): OciRoute {
       if (request.method === 'HEAD') return reply.send();
       const body = await ctx.blobs.read(digest, { offset: start, end });
       if (!body) throw new OciError('BLOB_UNKNOWN', undefined, { digest: digest.text });
+      try {
+        await ctx.pullEvents.record(pullEvent(originOf(request, access), { repoUid, digest: digest.text, type: 'blob', method: 'GET' }));
+      } catch (err) {
+        body.destroy();
+        throw err;
+      }
       return reply.send(body);
     },
   };
