@@ -1,5 +1,6 @@
 // Regenerates the parts of docs/ that come from the code: the route table of
-// docs/api.md (from the protos' google.api.http annotations) and the error
+// docs/api.md (from the protos' google.api.http annotations), the API event
+// table of docs/event-types.md (from their events annotations) and the error
 // tables of docs/errors.md (from the error catalogue). Tests fail when they differ.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -11,6 +12,7 @@ if (build() !== 0) process.exit(1);
 const load = (path) => import(pathToFileURL(join(root, 'dist', 'src', path)).href);
 const { loadCatalogue, renderErrorTables, withGenerated } = await load('core/error-docs.js');
 const { renderRouteTable, ROUTES_BEGIN, ROUTES_END } = await load('server/rest/route-docs.js');
+const { renderEventTable, EVENTS_BEGIN, EVENTS_END } = await load('server/event-type-docs.js');
 const { SERVICES } = await load('server/services.js');
 
 function update(name, rewrite) {
@@ -24,3 +26,4 @@ function update(name, rewrite) {
 const errors = renderErrorTables(await loadCatalogue());
 update('errors.md', (doc) => withGenerated(doc, errors));
 update('api.md', (doc) => withGenerated(doc, renderRouteTable(SERVICES), ROUTES_BEGIN, ROUTES_END));
+update('event-types.md', (doc) => withGenerated(doc, renderEventTable(SERVICES), EVENTS_BEGIN, EVENTS_END));

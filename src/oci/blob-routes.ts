@@ -1,12 +1,14 @@
 // GET, HEAD and DELETE /v2/<name>/blobs/<digest>. A repo reads a blob only
 // through its link (pushed or mounted into it); a free-tier token only the
 // blobs its tags reach. GET honours one `Range` (206, or 416 when it cannot
-// be met); the bytes stream from the blob store. DELETE unlinks the blob from
+// be met); the bytes stream from the blob store, once the pull event has
+// committed (a HEAD is no pull). DELETE unlinks the blob from
 // the repo (202); its bytes go when gc finds nothing else using them.
 import type { OutgoingHttpHeaders } from 'node:http';
 import { repoBlobSize, unlinkBlob } from '../registry/content/blob-links.js';
 import { parseDigest, type Digest } from '../registry/content/digest.js';
 import { transact } from '../store/transact.js';
+import { originOf, pullEvent } from './access-events.js';
 import { requestedRange } from './byte-ranges.js';
 import { reachFromTags } from './free-tier.js';
 import { OciError } from './oci-errors.js';
@@ -58,6 +60,8 @@ export function blobRoute(ctx: RegistryContext): OciRoute {
       else reply.code(200);
       reply.header('content-length', String(end - start));
       if (request.method === 'HEAD') return reply.send();
+      // The pull is on record before the first byte goes out (pull-event-log.ts).
+      await ctx.pullEvents.record(pullEvent(originOf(request, access), { repoUid, digest: digest.text, type: 'blob', method: 'GET' }));
       // The bytes go straight to the socket (blob-store.ts copyTo: no
       // buffer per read); Fastify steps aside once the head is written.
       reply.hijack();

@@ -1,8 +1,9 @@
 // GET, HEAD, PUT and DELETE /v2/<name>/manifests/<tag or digest>.
 // PUT parses and checks the manifest (every blob and child manifest it needs
-// must be in the repo; a subject need not be), stores it, and moves the tag
-// when the reference is one — all in one transaction, so the tag history
-// never misses a push. A digest reference must be the body's digest.
+// must be in the repo; a subject need not be), stores it, moves the tag when
+// the reference is one and writes the push event — all in one transaction, so
+// neither the tag history nor a subscriber misses a push. GET and HEAD write
+// their pull event before answering (pull-event-log.ts). A digest reference must be the body's digest.
 // The platform of a single image is read from its config blob here, so the
 // Images API answers from the database alone.
 import { buffer } from 'node:stream/consumers';
@@ -16,7 +17,9 @@ import { parseManifest, type ParsedManifest } from '../registry/content/manifest
 import { putManifest } from '../registry/content/put-manifest.js';
 import { resolveReference } from '../registry/content/resolve-reference.js';
 import { removeTag, setTag } from '../registry/tags/tag-writer.js';
+import { emitEvent } from '../events/outbox.js';
 import { transact } from '../store/transact.js';
+import { originOf, pullEvent, pushEvent } from './access-events.js';
 import { reachFromTags } from './free-tier.js';
 import { OciError } from './oci-errors.js';
 import type { RegistryContext } from './registry-context.js';
@@ -57,7 +60,9 @@ export function manifestRoute(ctx: RegistryContext): OciRoute {
     const platform = await platformOf(ctx, repoUid, parsed.manifest);
     const result = await transact(ctx.runtime.store, async (tx) => {
       const r = await putManifest(tx, repoUid, digest, parsed.manifest, bytes, { platform });
-      if (r.ok && !asDigest) await setTag(tx, repoUid, reference, digest);
+      if (!r.ok) return r;
+      if (!asDigest) await setTag(tx, repoUid, reference, digest);
+      await emitEvent(tx, pushEvent(originOf(request, access), { repoUid, digest, type: 'manifest', ...(asDigest ? {} : { tag: reference }) }));
       return r;
     });
     if (!result.ok) {
@@ -97,6 +102,10 @@ export function manifestRoute(ctx: RegistryContext): OciRoute {
     const head = request.method === 'HEAD';
     const found = digest === undefined ? undefined : head ? await statManifest(db, repoUid, digest) : await getManifest(db, repoUid, digest);
     if (!found) throw new OciError('MANIFEST_UNKNOWN', undefined, { reference: reference.slice(0, 200) });
+    const tag = parseDigest(reference) ? {} : { tag: reference };
+    await ctx.pullEvents.record(
+      pullEvent(originOf(request, access), { repoUid, digest: found.digest, type: 'manifest', method: head ? 'HEAD' : 'GET', ...tag }),
+    );
     reply
       .code(200)
       .headers({ 'content-type': found.mediaType, 'docker-content-digest': found.digest, etag: `"${found.digest}"`, 'content-length': String(found.size) });

@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { BlobStore } from '../registry/blobs/blob-store.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { AuthorizationSource, RegistryAccess } from './authorize-repo.js';
+import type { PullEventLog } from './pull-event-log.js';
 import type { RegistryConfig } from './registry-config.js';
 import type { OciRoute } from './route-table.js';
 import type { RepoAction } from './token-scope.js';
@@ -15,6 +16,8 @@ export interface RegistryContext {
   logger: Logger;
   /** Where blob bytes live. */
   blobs: BlobStore;
+  /** Commits pull events (grouped) before their responses go out. */
+  pullEvents: PullEventLog;
   /** Authorizes `action` on repository `name` for this request, or throws the OciError to answer (401/403/400). */
   authorizeRepo(request: AuthorizationSource, name: string, action: RepoAction): Promise<RegistryAccess>;
 }

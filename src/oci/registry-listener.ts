@@ -20,6 +20,7 @@ import { OciError } from './oci-errors.js';
 import { historySegmentProblem, publicOrgProblem, registryPublicUrl, type RegistryConfig } from './registry-config.js';
 import type { RegistryContext, RegistryRouteFactory } from './registry-context.js';
 import { readBoundedBody } from './request-body.js';
+import { PullEventLog } from './pull-event-log.js';
 import { OciRouteTable } from './route-table.js';
 import { REGISTRY_ROUTES } from './routes.js';
 import { tokenRoutes } from './token-route.js';
@@ -140,6 +141,7 @@ export class RegistryListener {
       config,
       logger,
       blobs: await FsBlobStore.open(this.opts.blobRoot),
+      pullEvents: new PullEventLog(runtime.store),
       authorizeRepo: (request, name, action) => authorizeRepo(request, name, action, authDeps),
     };
     const table = new OciRouteTable();

@@ -1,12 +1,14 @@
 // The repository a registry route works on, once authorized: an existing one
 // (else NAME_UNKNOWN, answered only after the permission check), or for a
 // push, one created on the spot in the organization — authorizeRepo has
-// already checked repo.create there when the repo did not exist.
+// already checked repo.create there when the repo did not exist — with its
+// repo.created event.
 import { nowIso } from '../core/clock.js';
 import { newChildUid } from '../core/uidp.js';
 import { isUniqueViolation } from '../store/constraint-error.js';
 import { transact } from '../store/transact.js';
 import type { RegistryAccess } from './authorize-repo.js';
+import { pushedRepoEvent } from './pushed-repo-event.js';
 import { OciError } from './oci-errors.js';
 import type { RegistryContext } from './registry-context.js';
 import { resolveRepoTarget } from './repo-target.js';
@@ -27,11 +29,13 @@ export async function repoForPush(ctx: RegistryContext, access: RegistryAccess):
   const now = nowIso();
   const uid = newChildUid(orgUid);
   try {
+    const row = { uid, parent_uid: orgUid, name: target.path, description: '', create_time: now, update_time: now };
     await transact(ctx.runtime.store, async (tx) => {
       await tx
         .insertInto('repos')
-        .values({ uid, parent_uid: orgUid, name: target.path, description: '', readme: '', create_time: now, update_time: now })
+        .values({ ...row, readme: '' })
         .execute();
+      await pushedRepoEvent(tx, row, access.subject);
     });
     return uid;
   } catch (err) {

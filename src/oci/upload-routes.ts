@@ -7,14 +7,18 @@
 // must start where the upload is, else 416), PUT `?digest=` appends the last
 // bytes and commits (the store verifies the digest), GET tells how far it
 // got, DELETE cancels. The upload's state lives in the blob store and the
-// database, so the same URL keeps working across chunks and restarts.
+// database, so the same URL keeps working across chunks and restarts. A
+// completed upload or a mount writes a push event (type blob) in the
+// transaction that links the blob; chunks write none.
 import type { Readable } from 'node:stream';
 import { BlobCollectedError, linkCommittedBlob, repoHasBlob } from '../registry/content/blob-links.js';
 import { findUpload, forgetUpload, recordUpload } from '../registry/content/upload-sessions.js';
 import { DigestMismatchError, UploadNotFoundError, UploadOffsetError, UploadTooLargeError, type UploadInfo } from '../registry/blobs/blob-store.js';
 import type { Digest } from '../registry/content/digest.js';
 import { repoNameViolation } from '../registry/names.js';
+import { emitEvent } from '../events/outbox.js';
 import { transact } from '../store/transact.js';
+import { originOf, pushEvent, type AccessOrigin } from './access-events.js';
 import { digestParam } from './blob-routes.js';
 import { chunkRange, receivedRange } from './byte-ranges.js';
 import { isOciError, OciError } from './oci-errors.js';
@@ -82,7 +86,7 @@ async function appendBody(
  * link is refused and the client is told to upload again: it is never told a
  * blob is stored that is not.
  */
-async function commitUpload(ctx: RegistryContext, repoUid: string, id: string, digest: Digest): Promise<void> {
+async function commitUpload(ctx: RegistryContext, origin: AccessOrigin, repoUid: string, id: string, digest: Digest): Promise<void> {
   let size: number;
   try {
     size = (await ctx.blobs.commit(id, digest)).size;
@@ -95,6 +99,7 @@ async function commitUpload(ctx: RegistryContext, repoUid: string, id: string, d
     await transact(ctx.runtime.store, async (tx) => {
       await linkCommittedBlob(tx, ctx.blobs, repoUid, digest, size);
       await forgetUpload(tx, id);
+      await emitEvent(tx, pushEvent(origin, { repoUid, digest: digest.text, type: 'blob' }));
     });
   } catch (err) {
     if (err instanceof BlobCollectedError)
@@ -136,6 +141,7 @@ async function mountSource(
 async function mountFrom(
   ctx: RegistryContext,
   request: Parameters<RegistryContext['authorizeRepo']>[0],
+  origin: AccessOrigin,
   repoUid: string,
   digest: Digest,
   from: string | null,
@@ -150,6 +156,7 @@ async function mountFrom(
     return await transact(ctx.runtime.store, async (tx) => {
       if (!(await repoHasBlob(tx, source, digest.text))) return false;
       await linkCommittedBlob(tx, ctx.blobs, repoUid, digest, stored.size);
+      await emitEvent(tx, pushEvent(origin, { repoUid, digest: digest.text, type: 'blob' }));
       return true;
     });
   } catch (err) {
@@ -172,7 +179,8 @@ export function uploadStartRoute(ctx: RegistryContext): OciRoute {
       const mountDigest = mount === null ? undefined : digestParam(mount);
       const digest = digestText === null ? undefined : digestParam(digestText);
       const repoUid = await repoForPush(ctx, access);
-      if (mountDigest && (await mountFrom(ctx, request, repoUid, mountDigest, q.get('from')))) {
+      const origin = originOf(request, access);
+      if (mountDigest && (await mountFrom(ctx, request, origin, repoUid, mountDigest, q.get('from')))) {
         return reply
           .code(201)
           .headers({ location: blobLocation(name, mountDigest.text), 'docker-content-digest': mountDigest.text, 'content-length': '0' })
@@ -181,7 +189,7 @@ export function uploadStartRoute(ctx: RegistryContext): OciRoute {
       const upload = await startUpload(ctx, repoUid);
       if (digest) {
         await appendBody(ctx, name, upload, request.raw, undefined, request.headers['content-length']);
-        await commitUpload(ctx, repoUid, upload.id, digest);
+        await commitUpload(ctx, origin, repoUid, upload.id, digest);
         return reply
           .code(201)
           .headers({ location: blobLocation(name, digest.text), 'docker-content-digest': digest.text, 'content-length': '0' })
@@ -235,7 +243,7 @@ export function uploadRoute(ctx: RegistryContext): OciRoute {
           if (digestText === null) throw new OciError('DIGEST_INVALID', 'the digest query parameter is required to complete an upload');
           const digest = digestParam(digestText);
           await appendBody(ctx, name, upload, request.raw, request.headers['content-range'], request.headers['content-length']);
-          await commitUpload(ctx, repoUid, id, digest);
+          await commitUpload(ctx, originOf(request, access), repoUid, id, digest);
           return reply
             .code(201)
             .headers({ location: blobLocation(name, digest.text), 'docker-content-digest': digest.text, 'content-length': '0' })

@@ -141,12 +141,21 @@ describe('berth auth login through an identity provider', () => {
     assert.deepEqual(await bindingsOf(uid), [`${VIEWER_UID}@${berth.orgUid}`, `${editorUid}@${teamA}`].sort());
     const [identity] = await sqlQuery(berth, 'select parent_uid, name, email, issuer, subject from identities where uid = $1', [uid]);
     assert.deepEqual({ ...identity }, { parent_uid: null, name: 'Alice Example', email: `${sub}@example.com`, issuer: idp.url, subject: sub });
+    // Registration is an event, written with it: the provider's group, the new identity its subject and actor.
+    const registered = async () =>
+      (await sqlQuery(berth, "select group_uid, actor, body from event_outbox where type = 'api.auth.registered.v1' and subject = $1", [uid])).map((r) => ({
+        group: r.group_uid,
+        actor: JSON.parse(r.actor as string),
+        body: JSON.parse(r.body as string),
+      }));
+    assert.deepEqual(await registered(), [{ group: berth.orgUid, actor: { subject: uid }, body: { identity: uid, group: berth.orgUid } }]);
 
     // Left eng, joined ops: editor on team-a goes, viewer on team-b comes; the default role stays.
     idp.accounts.set(sub, { ...idp.accounts.get(sub), groups: ['ops', 'unmapped'] });
     const second = await browserLogin(cli, sub);
     assert.equal(second.code, 0, second.stderr);
     assert.match(second.stderr, /^logged in to /m);
+    assert.equal((await registered()).length, 1, 'a later sign in registers nobody');
     assert.deepEqual(await bindingsOf(uid), [`${VIEWER_UID}@${berth.orgUid}`, `${VIEWER_UID}@${teamB}`].sort());
 
     // The session's token works and says who it is for.

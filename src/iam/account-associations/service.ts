@@ -11,10 +11,10 @@ import { updateAccountAssociation } from './update-association.js';
 export function accountAssociationsService(deps: ServiceDeps): ServiceImpl<typeof AccountAssociationsService> {
   return {
     getAccountAssociation: (req) => getAccountAssociation(deps, req),
-    createAccountAssociation: (req) => createAccountAssociation(deps, req),
-    deleteAccountAssociation: (req) => deleteAccountAssociation(deps, req),
+    createAccountAssociation: (req, ctx) => createAccountAssociation(deps, req, ctx),
+    deleteAccountAssociation: (req, ctx) => deleteAccountAssociation(deps, req, ctx),
     listAccountAssociations: (req, ctx) => listAccountAssociations(deps, req, ctx),
-    updateAccountAssociation: (req) => updateAccountAssociation(deps, req),
+    updateAccountAssociation: (req, ctx) => updateAccountAssociation(deps, req, ctx),
     checkAccountAssociation: (req) => checkAccountAssociation(deps, req),
   };
 }

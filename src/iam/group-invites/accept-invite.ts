@@ -11,7 +11,9 @@
 import type { HandlerContext } from '@connectrpc/connect';
 import { bindingWithinIdentityScope } from '../../auth/identity-scope.js';
 import { callerOf } from '../../auth/caller.js';
-import type { RegistrationRequest, Session } from '../../gen/berth/auth/v1/auth_pb.js';
+import { create } from '@bufbuild/protobuf';
+import { emitRpcEvent } from '../../events/rpc-event.js';
+import { SessionSchema, type RegistrationRequest, type Session } from '../../gen/berth/auth/v1/auth_pb.js';
 import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { transact, type Tx } from '../../store/transact.js';
 import { isForeignKeyViolation } from '../../store/constraint-error.js';
@@ -76,12 +78,10 @@ export async function acceptInvite(deps: ServiceDeps, req: RegistrationRequest, 
       if (await existingBinding(tx, invite.parent_uid, caller.identityUid, invite.role_uid))
         throw roleBindingExists(invite.parent_uid, caller.identityUid, invite.role_uid);
       const binding = await writeBinding(tx, { parent: invite.parent_uid, identityUid: caller.identityUid, roleUid: invite.role_uid });
-      return {
-        $typeName: 'berth.auth.v1.Session',
-        identity: caller.identityUid,
-        group: invite.parent_uid,
-        roleBinding: await loadHydrated(tx, binding.uid),
-      };
+      // The registration event: who joined which group ({group, identity}, as the reference's body).
+      const joined = create(SessionSchema, { identity: caller.identityUid, group: invite.parent_uid });
+      await emitRpcEvent(tx, ctx, { group: invite.parent_uid, subject: caller.identityUid, schema: SessionSchema, message: joined });
+      return { ...joined, roleBinding: await loadHydrated(tx, binding.uid) };
     });
   } catch (err) {
     // The invite's role or group was deleted while this accept ran (they take the invite with them).

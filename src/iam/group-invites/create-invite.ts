@@ -6,6 +6,7 @@ import type { HandlerContext } from '@connectrpc/connect';
 import { create } from '@bufbuild/protobuf';
 import { GroupInviteSchema, type CreateGroupInviteRequest, type GroupInvite } from '../../gen/berth/iam/v2/group_invites_pb.js';
 import { callerOf } from '../../auth/caller.js';
+import { emitRpcEvent } from '../../events/rpc-event.js';
 import type { FieldViolation } from '../../core/api-error.js';
 import { newChildUid } from '../../core/uidp.js';
 import type { ServiceDeps } from '../../runtime/service-deps.js';
@@ -13,7 +14,7 @@ import { transact } from '../../store/transact.js';
 import { badIamRequest, groupNotFound, IAM_DOMAIN, roleNotFound } from '../errors.js';
 import { roleCapabilities } from '../roles/role-row.js';
 import { newInviteCode } from './invite-code.js';
-import { inviteFromRow } from './invite-row.js';
+import { inviteEventBody, inviteFromRow } from './invite-row.js';
 import { inviteEmail, roleViolations, ttlMs } from './invite-rules.js';
 
 export async function createGroupInvite(deps: ServiceDeps, req: CreateGroupInviteRequest, ctx: HandlerContext): Promise<GroupInvite> {
@@ -48,6 +49,8 @@ export async function createGroupInvite(deps: ServiceDeps, req: CreateGroupInvit
       update_time: now.toISOString(),
     };
     await tx.insertInto('group_invites').values(row).execute();
-    return inviteFromRow(row, role, code);
+    const invite = inviteFromRow(row, role, code);
+    await emitRpcEvent(tx, ctx, { group: req.parent, subject: row.uid, schema: GroupInviteSchema, message: inviteEventBody(invite) });
+    return invite;
   });
 }

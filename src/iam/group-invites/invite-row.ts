@@ -26,6 +26,22 @@ export function inviteFromRow(row: GroupInvitesTable, role: RoleColumns | undefi
   });
 }
 
+/**
+ * The invite as its event carries it: without the code and its key id (whoever
+ * reads the event must not be able to accept the invite) and without the
+ * invitee's email, as the reference redacts it.
+ */
+export function inviteEventBody(invite: GroupInvite): GroupInvite {
+  return create(GroupInviteSchema, {
+    uid: invite.uid,
+    roleUid: invite.roleUid,
+    role: invite.role,
+    expirationTime: invite.expirationTime,
+    singleUse: invite.singleUse,
+    createTime: invite.createTime,
+  });
+}
+
 /** The roles of these invites, by uid, in one read. */
 async function rolesOf(db: Executor, rows: readonly GroupInvitesTable[]): Promise<Map<string, RoleColumns>> {
   const uids = [...new Set(rows.map((r) => r.role_uid))];

@@ -10,7 +10,7 @@ export function groupInvitesService(deps: ServiceDeps): ServiceImpl<typeof Group
   return {
     createGroupInvite: (req, ctx) => createGroupInvite(deps, req, ctx),
     getGroupInvite: (req) => getGroupInvite(deps, req),
-    deleteGroupInvite: (req) => deleteGroupInvite(deps, req),
+    deleteGroupInvite: (req, ctx) => deleteGroupInvite(deps, req, ctx),
     listGroupInvites: (req, ctx) => listGroupInvites(deps, req, ctx),
   };
 }

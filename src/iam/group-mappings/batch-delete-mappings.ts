@@ -2,10 +2,15 @@
 // reference has it: names that no longer exist are skipped, and a name whose
 // parent is not the request's provider is INVALID_ARGUMENT (nothing deleted).
 // The guard has checked identity_providers.delete at that provider, which
-// covers every mapping below it.
-import type {
-  BatchDeleteExternalGroupRoleMappingsRequest,
-  BatchDeleteExternalGroupRoleMappingsResponse,
+// covers every mapping below it. One event for the batch, about the provider,
+// listing the mappings deleted; none when every name was already gone.
+import { create } from '@bufbuild/protobuf';
+import type { HandlerContext } from '@connectrpc/connect';
+import { emitRpcEvent } from '../../events/rpc-event.js';
+import {
+  BatchDeleteExternalGroupRoleMappingsResponseSchema,
+  type BatchDeleteExternalGroupRoleMappingsRequest,
+  type BatchDeleteExternalGroupRoleMappingsResponse,
 } from '../../gen/berth/iam/v2/external_group_role_mappings_pb.js';
 import type { FieldViolation } from '../../core/api-error.js';
 import { isValidUid, parentOf } from '../../core/uidp.js';
@@ -19,6 +24,7 @@ export const MAX_BATCH_DELETE = 100;
 export async function batchDeleteExternalGroupRoleMappings(
   deps: ServiceDeps,
   req: BatchDeleteExternalGroupRoleMappingsRequest,
+  ctx: HandlerContext,
 ): Promise<BatchDeleteExternalGroupRoleMappingsResponse> {
   if (req.names.length === 0) throw badIamRequest([{ field: 'names', description: 'at least one name is required' }]);
   if (req.names.length > MAX_BATCH_DELETE) throw badIamRequest([{ field: 'names', description: `at most ${MAX_BATCH_DELETE} names per batch` }]);
@@ -29,23 +35,25 @@ export async function batchDeleteExternalGroupRoleMappings(
   });
   if (bad.length > 0) throw badIamRequest(bad);
   const names = [...new Set(req.names)];
-  const deleted = await transact(deps.store, async (tx) => {
+  return transact(deps.store, async (tx) => {
     const rows = await tx.selectFrom('external_group_role_mappings').selectAll().where('uid', 'in', names).orderBy('uid').execute();
-    if (rows.length > 0) {
-      await tx
-        .deleteFrom('external_group_role_mappings')
-        .where(
-          'uid',
-          'in',
-          rows.map((r) => r.uid),
-        )
-        .execute();
-    }
-    return rows;
+    const res = create(BatchDeleteExternalGroupRoleMappingsResponseSchema, { parent: req.parent, externalGroupRoleMappings: rows.map(mappingFromRow) });
+    if (rows.length === 0) return res;
+    await tx
+      .deleteFrom('external_group_role_mappings')
+      .where(
+        'uid',
+        'in',
+        rows.map((r) => r.uid),
+      )
+      .execute();
+    await emitRpcEvent(tx, ctx, {
+      group: parentOf(req.parent),
+      subject: req.parent,
+      schema: BatchDeleteExternalGroupRoleMappingsResponseSchema,
+      message: res,
+      extensions: { identityprovider: req.parent },
+    });
+    return res;
   });
-  return {
-    $typeName: 'berth.iam.v2.BatchDeleteExternalGroupRoleMappingsResponse',
-    parent: req.parent,
-    externalGroupRoleMappings: deleted.map(mappingFromRow),
-  };
 }

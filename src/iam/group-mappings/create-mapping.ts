@@ -7,6 +7,7 @@
 import { create } from '@bufbuild/protobuf';
 import type { HandlerContext } from '@connectrpc/connect';
 import { callerOf } from '../../auth/caller.js';
+import { emitRpcEvent } from '../../events/rpc-event.js';
 import type { FieldViolation } from '../../core/api-error.js';
 import { nowIso } from '../../core/clock.js';
 import { isSelfOrBelow, isValidUid, newChildUid, parentOf } from '../../core/uidp.js';
@@ -84,6 +85,13 @@ export async function createExternalGroupRoleMapping(
         .executeTakeFirst();
       if (dup) throw exists();
       await tx.insertInto('external_group_role_mappings').values(row).execute();
+      await emitRpcEvent(tx, ctx, {
+        group: providerGroup,
+        subject: row.uid,
+        schema: ExternalGroupRoleMappingSchema,
+        message: mappingFromRow(row),
+        extensions: { identityprovider: req.parent },
+      });
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw exists(); // two creates raced past the check

@@ -11,8 +11,8 @@ export function externalGroupRoleMappingsService(deps: ServiceDeps): ServiceImpl
   return {
     getExternalGroupRoleMapping: (req) => getExternalGroupRoleMapping(deps, req),
     createExternalGroupRoleMapping: (req, ctx) => createExternalGroupRoleMapping(deps, req, ctx),
-    deleteExternalGroupRoleMapping: (req) => deleteExternalGroupRoleMapping(deps, req),
-    batchDeleteExternalGroupRoleMappings: (req) => batchDeleteExternalGroupRoleMappings(deps, req),
+    deleteExternalGroupRoleMapping: (req, ctx) => deleteExternalGroupRoleMapping(deps, req, ctx),
+    batchDeleteExternalGroupRoleMappings: (req, ctx) => batchDeleteExternalGroupRoleMappings(deps, req, ctx),
     listExternalGroupRoleMappings: (req, ctx) => listExternalGroupRoleMappings(deps, req, ctx),
   };
 }

@@ -3,7 +3,8 @@
 import { transact } from '../../store/transact.js';
 import type { HandlerContext } from '@connectrpc/connect';
 import { Capability } from '../../gen/berth/capabilities/v1/capabilities_pb.js';
-import type { CreateGroupRequest, Group } from '../../gen/berth/iam/v2/groups_pb.js';
+import { GroupSchema, type CreateGroupRequest, type Group } from '../../gen/berth/iam/v2/groups_pb.js';
+import { emitRpcEvent } from '../../events/rpc-event.js';
 import { callerOf } from '../../auth/caller.js';
 import { builtinRoleByName } from '../roles/builtin-roles.js';
 import { nowIso } from '../../core/clock.js';
@@ -53,6 +54,7 @@ export async function createGroup(deps: ServiceDeps, req: CreateGroupRequest, ct
       // Whoever creates an organization owns it; otherwise nobody could use it.
       await writeBinding(tx, { parent: row.uid, identityUid: caller.identityUid, roleUid: builtinRoleByName('owner')!.uid });
     }
+    await emitRpcEvent(tx, ctx, { group: row.uid, subject: row.uid, schema: GroupSchema, message: groupFromRow(row) });
   });
   return groupFromRow(row);
 }

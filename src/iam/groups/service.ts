@@ -12,7 +12,7 @@ export function groupsService(deps: ServiceDeps): ServiceImpl<typeof GroupsServi
     getGroup: (req) => getGroup(deps, req),
     listGroups: (req, ctx) => listGroups(deps, req, ctx),
     createGroup: (req, ctx) => createGroup(deps, req, ctx),
-    updateGroup: (req) => updateGroup(deps, req),
-    deleteGroup: (req) => deleteGroup(deps, req),
+    updateGroup: (req, ctx) => updateGroup(deps, req, ctx),
+    deleteGroup: (req, ctx) => deleteGroup(deps, req, ctx),
   };
 }

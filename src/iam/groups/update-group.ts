@@ -1,3 +1,5 @@
+import type { HandlerContext } from '@connectrpc/connect';
+import { emitRpcEvent } from '../../events/rpc-event.js';
 import { transact } from '../../store/transact.js';
 import { GroupSchema, type Group, type UpdateGroupRequest } from '../../gen/berth/iam/v2/groups_pb.js';
 import { nowIso } from '../../core/clock.js';
@@ -6,7 +8,7 @@ import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { badIamRequest, IAM_DOMAIN, rootGroupNameTaken } from '../errors.js';
 import { groupFromRow, groupViolations, loadGroupRow } from './group-row.js';
 
-export async function updateGroup(deps: ServiceDeps, req: UpdateGroupRequest): Promise<Group> {
+export async function updateGroup(deps: ServiceDeps, req: UpdateGroupRequest, ctx: HandlerContext): Promise<Group> {
   const incoming = req.group!; // the guard has checked group.uid
   const fields = fieldsToUpdate(GroupSchema, incoming, req.updateMask, IAM_DOMAIN);
   return transact(deps.store, async (tx) => {
@@ -21,6 +23,8 @@ export async function updateGroup(deps: ServiceDeps, req: UpdateGroupRequest): P
     }
     const next = { ...row, name: merged.name, description: merged.description, update_time: nowIso() };
     await tx.updateTable('groups').set({ name: next.name, description: next.description, update_time: next.update_time }).where('uid', '=', row.uid).execute();
-    return groupFromRow(next);
+    const group = groupFromRow(next);
+    await emitRpcEvent(tx, ctx, { group: row.uid, subject: row.uid, schema: GroupSchema, message: group });
+    return group;
   });
 }

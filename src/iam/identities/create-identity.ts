@@ -1,3 +1,5 @@
+import type { HandlerContext } from '@connectrpc/connect';
+import { emitRpcEvent } from '../../events/rpc-event.js';
 import { transact } from '../../store/transact.js';
 import { create } from '@bufbuild/protobuf';
 import { IdentitySchema, type CreateIdentityRequest, type Identity } from '../../gen/berth/iam/v2/identities_pb.js';
@@ -9,7 +11,7 @@ import { identityFieldViolations, identityFromRow } from './identity-row.js';
 import { storeRelationship } from './relationship.js';
 import { checkRelationship } from './validate-relationship.js';
 
-export async function createIdentity(deps: ServiceDeps, req: CreateIdentityRequest): Promise<Identity> {
+export async function createIdentity(deps: ServiceDeps, req: CreateIdentityRequest, ctx: HandlerContext): Promise<Identity> {
   const incoming = req.identity ?? create(IdentitySchema);
   const bad = identityFieldViolations(incoming);
   const relationship = checkRelationship(incoming.relationship, bad);
@@ -31,6 +33,7 @@ export async function createIdentity(deps: ServiceDeps, req: CreateIdentityReque
     const parent = await tx.selectFrom('groups').select('uid').where('uid', '=', req.parent).executeTakeFirst();
     if (!parent) throw groupNotFound(req.parent);
     await tx.insertInto('identities').values(row).execute();
+    await emitRpcEvent(tx, ctx, { group: req.parent, subject: row.uid, schema: IdentitySchema, message: identityFromRow(row) });
   });
   return identityFromRow(row);
 }

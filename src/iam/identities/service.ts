@@ -10,11 +10,11 @@ import { updateIdentity } from './update-identity.js';
 
 export function identitiesService(deps: ServiceDeps): ServiceImpl<typeof IdentitiesService> {
   return {
-    createIdentity: (req) => createIdentity(deps, req),
+    createIdentity: (req, ctx) => createIdentity(deps, req, ctx),
     getIdentity: (req) => getIdentity(deps, req),
     listIdentities: (req, ctx) => listIdentities(deps, req, ctx),
-    updateIdentity: (req) => updateIdentity(deps, req),
-    deleteIdentity: (req) => deleteIdentity(deps, req),
+    updateIdentity: (req, ctx) => updateIdentity(deps, req, ctx),
+    deleteIdentity: (req, ctx) => deleteIdentity(deps, req, ctx),
     lookupIdentity: (req) => lookupIdentity(req),
   };
 }

@@ -1,3 +1,6 @@
+import type { HandlerContext } from '@connectrpc/connect';
+import { emitRpcEvent } from '../../events/rpc-event.js';
+import { identityEventGroup } from './identity-event-group.js';
 import { transact } from '../../store/transact.js';
 import { IdentitySchema, type Identity, type UpdateIdentityRequest } from '../../gen/berth/iam/v2/identities_pb.js';
 import type { FieldViolation } from '../../core/api-error.js';
@@ -9,7 +12,7 @@ import { identityFieldViolations, identityFromRow, loadIdentityRow } from './ide
 import { storeRelationship } from './relationship.js';
 import { checkRelationship } from './validate-relationship.js';
 
-export async function updateIdentity(deps: ServiceDeps, req: UpdateIdentityRequest): Promise<Identity> {
+export async function updateIdentity(deps: ServiceDeps, req: UpdateIdentityRequest, ctx: HandlerContext): Promise<Identity> {
   const incoming = req.identity!; // the guard has checked identity.uid
   const fields = fieldsToUpdate(IdentitySchema, incoming, req.updateMask, IAM_DOMAIN);
   // An untouched relationship is not re-validated: old static keys may be near expiry.
@@ -28,6 +31,8 @@ export async function updateIdentity(deps: ServiceDeps, req: UpdateIdentityReque
       ...(relationshipChanges ? storeRelationship(relationship) : {}),
     };
     await tx.updateTable('identities').set(changes).where('uid', '=', row.uid).execute();
-    return identityFromRow({ ...row, ...changes });
+    const identity = identityFromRow({ ...row, ...changes });
+    await emitRpcEvent(tx, ctx, { group: identityEventGroup(row.uid), subject: row.uid, schema: IdentitySchema, message: identity });
+    return identity;
   });
 }

@@ -6,7 +6,8 @@ import type { HandlerContext } from '@connectrpc/connect';
 import { callerOf } from '../../auth/caller.js';
 import { nowIso } from '../../core/clock.js';
 import { newChildUid } from '../../core/uidp.js';
-import type { CreateIdentityProviderRequest, IdentityProvider } from '../../gen/berth/iam/v2/identity_providers_pb.js';
+import { IdentityProviderSchema, type CreateIdentityProviderRequest, type IdentityProvider } from '../../gen/berth/iam/v2/identity_providers_pb.js';
+import { emitRpcEvent } from '../../events/rpc-event.js';
 import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { transact } from '../../store/transact.js';
 import { badIamRequest, groupNotFound, IAM_DOMAIN } from '../errors.js';
@@ -50,6 +51,8 @@ export async function createIdentityProvider(deps: ServiceDeps, req: CreateIdent
       .insertInto('identity_providers')
       .values({ ...row, client_secret: clientSecret })
       .execute();
+    // The body is the provider as returned: the client secret is INPUT_ONLY, never in it.
+    await emitRpcEvent(tx, ctx, { group: req.parent, subject: uid, schema: IdentityProviderSchema, message: providerFromRow(row) });
   });
   return providerFromRow(row);
 }

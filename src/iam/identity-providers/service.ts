@@ -13,6 +13,6 @@ export function identityProvidersService(deps: ServiceDeps): ServiceImpl<typeof 
     getIdentityProvider: (req) => getIdentityProvider(deps, req),
     createIdentityProvider: (req, ctx) => createIdentityProvider(deps, req, ctx),
     updateIdentityProvider: (req, ctx) => updateIdentityProvider(deps, req, ctx),
-    deleteIdentityProvider: (req) => deleteIdentityProvider(deps, req),
+    deleteIdentityProvider: (req, ctx) => deleteIdentityProvider(deps, req, ctx),
   };
 }

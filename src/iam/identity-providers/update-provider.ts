@@ -10,7 +10,8 @@ import type { Caller } from '../../auth/caller.js';
 import { callerOf } from '../../auth/caller.js';
 import { nowIso } from '../../core/clock.js';
 import { parentOf } from '../../core/uidp.js';
-import type { IdentityProvider, UpdateIdentityProviderRequest } from '../../gen/berth/iam/v2/identity_providers_pb.js';
+import { IdentityProviderSchema, type IdentityProvider, type UpdateIdentityProviderRequest } from '../../gen/berth/iam/v2/identity_providers_pb.js';
+import { emitRpcEvent } from '../../events/rpc-event.js';
 import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { transact, type Tx } from '../../store/transact.js';
 import { badIamRequest, IAM_DOMAIN } from '../errors.js';
@@ -83,6 +84,8 @@ export async function updateIdentityProvider(deps: ServiceDeps, req: UpdateIdent
       .set({ ...changed, ...sealed })
       .where('uid', '=', row.uid)
       .execute();
-    return providerFromRow(next);
+    const provider = providerFromRow(next);
+    await emitRpcEvent(tx, ctx, { group, subject: row.uid, schema: IdentityProviderSchema, message: provider });
+    return provider;
   });
 }

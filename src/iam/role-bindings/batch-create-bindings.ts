@@ -1,6 +1,12 @@
 import { transact } from '../../store/transact.js';
 import type { HandlerContext } from '@connectrpc/connect';
-import type { BatchCreateRoleBindingsRequest, BatchCreateRoleBindingsResponse } from '../../gen/berth/iam/v2/role_bindings_pb.js';
+import {
+  BatchCreateRoleBindingsResponseSchema,
+  type BatchCreateRoleBindingsRequest,
+  type BatchCreateRoleBindingsResponse,
+} from '../../gen/berth/iam/v2/role_bindings_pb.js';
+import { create } from '@bufbuild/protobuf';
+import { emitRpcEvent } from '../../events/rpc-event.js';
 import { callerOf } from '../../auth/caller.js';
 import type { FieldViolation } from '../../core/api-error.js';
 import { isSelfOrBelow, isValidUid } from '../../core/uidp.js';
@@ -37,7 +43,7 @@ function plan(req: BatchCreateRoleBindingsRequest): NewBinding[] {
   return out;
 }
 
-/** All or none: every binding is validated and inserted in one transaction. */
+/** All or none: every binding is validated and inserted in one transaction, with one event for the batch (its subject the batch's parent). */
 export async function batchCreateRoleBindings(
   deps: ServiceDeps,
   req: BatchCreateRoleBindingsRequest,
@@ -45,10 +51,11 @@ export async function batchCreateRoleBindings(
 ): Promise<BatchCreateRoleBindingsResponse> {
   const caller = callerOf(ctx, IAM_DOMAIN);
   const bindings = plan(req);
-  const roleBindings = await transact(deps.store, async (tx) => {
+  return transact(deps.store, async (tx) => {
     const uids: string[] = [];
     for (const b of bindings) uids.push((await insertBinding(tx, caller, b)).uid);
-    return Promise.all(uids.map((u) => loadHydrated(tx, u)));
+    const res = create(BatchCreateRoleBindingsResponseSchema, { roleBindings: await Promise.all(uids.map((u) => loadHydrated(tx, u))) });
+    await emitRpcEvent(tx, ctx, { group: req.parent, subject: req.parent, schema: BatchCreateRoleBindingsResponseSchema, message: res });
+    return res;
   });
-  return { $typeName: 'berth.iam.v2.BatchCreateRoleBindingsResponse', roleBindings };
 }

@@ -1,6 +1,7 @@
 import { transact } from '../../store/transact.js';
 import type { HandlerContext } from '@connectrpc/connect';
-import type { CreateRoleBindingRequest, RoleBinding } from '../../gen/berth/iam/v2/role_bindings_pb.js';
+import { RoleBindingSchema, type CreateRoleBindingRequest, type RoleBinding } from '../../gen/berth/iam/v2/role_bindings_pb.js';
+import { emitRpcEvent } from '../../events/rpc-event.js';
 import { callerOf } from '../../auth/caller.js';
 import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { IAM_DOMAIN } from '../errors.js';
@@ -16,6 +17,8 @@ export async function createRoleBinding(deps: ServiceDeps, req: CreateRoleBindin
       roleUid: req.roleBinding?.roleUid ?? '',
       field: 'role_binding',
     });
-    return loadHydrated(tx, row.uid);
+    const binding = await loadHydrated(tx, row.uid);
+    await emitRpcEvent(tx, ctx, { group: row.parent_uid, subject: row.uid, schema: RoleBindingSchema, message: binding });
+    return binding;
   });
 }

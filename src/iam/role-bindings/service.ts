@@ -15,6 +15,6 @@ export function roleBindingsService(deps: ServiceDeps): ServiceImpl<typeof RoleB
     createRoleBinding: (req, ctx) => createRoleBinding(deps, req, ctx),
     batchCreateRoleBindings: (req, ctx) => batchCreateRoleBindings(deps, req, ctx),
     updateRoleBinding: (req, ctx) => updateRoleBinding(deps, req, ctx),
-    deleteRoleBinding: (req) => deleteRoleBinding(deps, req),
+    deleteRoleBinding: (req, ctx) => deleteRoleBinding(deps, req, ctx),
   };
 }

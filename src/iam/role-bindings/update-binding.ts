@@ -3,6 +3,7 @@ import type { HandlerContext } from '@connectrpc/connect';
 import { RoleBindingSchema, type RoleBinding, type UpdateRoleBindingRequest } from '../../gen/berth/iam/v2/role_bindings_pb.js';
 import { Capability } from '../../gen/berth/capabilities/v1/capabilities_pb.js';
 import { callerOf } from '../../auth/caller.js';
+import { emitRpcEvent } from '../../events/rpc-event.js';
 import { fieldsToUpdate } from '../../core/field-mask.js';
 import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { badIamRequest, IAM_DOMAIN, roleBindingNotFound } from '../errors.js';
@@ -14,7 +15,8 @@ import { insertBinding } from './binding-rules.js';
  * would (scope, anti-escalation, duplicates), so the row is re-validated by
  * deleting and re-inserting it with the same uid in one transaction. The
  * caller needs role_bindings.update (not .create) at the binding's group, plus
- * every capability of the new role there.
+ * every capability of the new role there. An update that keeps the role
+ * changes nothing and emits no event.
  */
 export async function updateRoleBinding(deps: ServiceDeps, req: UpdateRoleBindingRequest, ctx: HandlerContext): Promise<RoleBinding> {
   const incoming = req.roleBinding!; // the guard has checked role_binding.uid
@@ -37,6 +39,8 @@ export async function updateRoleBinding(deps: ServiceDeps, req: UpdateRoleBindin
       keep,
       writeCapability: Capability.CAP_IAM_ROLE_BINDINGS_UPDATE,
     });
-    return loadHydrated(tx, row.uid);
+    const binding = await loadHydrated(tx, row.uid);
+    await emitRpcEvent(tx, ctx, { group: row.parent_uid, subject: row.uid, schema: RoleBindingSchema, message: binding });
+    return binding;
   });
 }

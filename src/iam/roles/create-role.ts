@@ -1,6 +1,7 @@
 import { transact } from '../../store/transact.js';
 import type { HandlerContext } from '@connectrpc/connect';
-import type { CreateRoleRequest, Role } from '../../gen/berth/iam/v2/roles_pb.js';
+import { RoleSchema, type CreateRoleRequest, type Role } from '../../gen/berth/iam/v2/roles_pb.js';
+import { emitRpcEvent } from '../../events/rpc-event.js';
 import { callerOf } from '../../auth/caller.js';
 import { nowIso } from '../../core/clock.js';
 import { newChildUid } from '../../core/uidp.js';
@@ -32,6 +33,7 @@ export async function createRole(deps: ServiceDeps, req: CreateRoleRequest, ctx:
     const parent = await tx.selectFrom('groups').select('uid').where('uid', '=', req.parent).executeTakeFirst();
     if (!parent) throw groupNotFound(req.parent);
     await tx.insertInto('roles').values(row).execute();
+    await emitRpcEvent(tx, ctx, { group: req.parent, subject: row.uid, schema: RoleSchema, message: roleFromRow(row) });
   });
   return roleFromRow(row);
 }

@@ -13,6 +13,6 @@ export function rolesService(deps: ServiceDeps): ServiceImpl<typeof RolesService
     listRoles: (req, ctx) => listRoles(deps, req, ctx),
     createRole: (req, ctx) => createRole(deps, req, ctx),
     updateRole: (req, ctx) => updateRole(deps, req, ctx),
-    deleteRole: (req) => deleteRole(deps, req),
+    deleteRole: (req, ctx) => deleteRole(deps, req, ctx),
   };
 }

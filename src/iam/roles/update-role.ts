@@ -2,6 +2,7 @@ import { transact } from '../../store/transact.js';
 import type { HandlerContext } from '@connectrpc/connect';
 import { RoleSchema, type Role, type UpdateRoleRequest } from '../../gen/berth/iam/v2/roles_pb.js';
 import { callerOf } from '../../auth/caller.js';
+import { emitRpcEvent } from '../../events/rpc-event.js';
 import { nowIso } from '../../core/clock.js';
 import { applyFields, fieldsToUpdate } from '../../core/field-mask.js';
 import type { ServiceDeps } from '../../runtime/service-deps.js';
@@ -28,6 +29,8 @@ export async function updateRole(deps: ServiceDeps, req: UpdateRoleRequest, ctx:
       .set({ name: next.name, description: next.description, capabilities: next.capabilities, update_time: next.update_time })
       .where('uid', '=', row.uid)
       .execute();
-    return roleFromRow(next);
+    const role = roleFromRow(next);
+    await emitRpcEvent(tx, ctx, { group: row.parent_uid ?? '', subject: row.uid, schema: RoleSchema, message: role });
+    return role;
   });
 }

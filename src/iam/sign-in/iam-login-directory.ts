@@ -8,9 +8,12 @@
 // with a claimMatch on exactly that issuer and subject, and binds the
 // provider's default role on the provider's group. Later sign ins only
 // refresh its email and last-seen time: the default role is not bound again,
-// so an administrator who removed it keeps it removed.
+// so an administrator who removed it keeps it removed. Registration emits the
+// event AuthService.Register declares (auth.registered, {group, identity}) in
+// the same transaction, as accepting an invite does.
 import type { KeyObject } from 'node:crypto';
 import { create } from '@bufbuild/protobuf';
+import { registrationEvent } from './registration-event.js';
 import type { LoginDirectory, LoginProvider, SignedInUser } from '../../auth/login-directory.js';
 import { nowIso } from '../../core/clock.js';
 import { Identity_ClaimMatchSchema } from '../../gen/berth/iam/v2/identities_pb.js';
@@ -99,5 +102,6 @@ async function register(tx: Tx, uid: string, user: SignedInUser, provider: { par
     })
     .execute();
   await writeBinding(tx, { parent: provider.parent_uid, identityUid: uid, roleUid: provider.default_role_uid });
+  await registrationEvent(tx, uid, provider.parent_uid);
   return true;
 }

@@ -1,5 +1,7 @@
 import type { HandlerContext } from '@connectrpc/connect';
-import type { AcceptTermsRequest, AcceptTermsResponse } from '../../gen/berth/iam/v2/terms_pb.js';
+import { create } from '@bufbuild/protobuf';
+import { emitRpcEvent } from '../../events/rpc-event.js';
+import { AcceptTermsResponseSchema, type AcceptTermsRequest, type AcceptTermsResponse } from '../../gen/berth/iam/v2/terms_pb.js';
 import { callerOf } from '../../auth/caller.js';
 import type { FieldViolation } from '../../core/api-error.js';
 import { nowIso } from '../../core/clock.js';
@@ -26,11 +28,15 @@ function documentIds(req: AcceptTermsRequest, offered: ReadonlySet<string>): str
   return [...new Set(req.documentIds)];
 }
 
-/** Records who accepted which documents for the group, when; a document accepted before keeps its first record. */
+/**
+ * Records who accepted which documents for the group, when; a document
+ * accepted before keeps its first record. The event says who accepted what,
+ * every time: an acceptance is an act of the caller even when it repeats one.
+ */
 export async function acceptTerms(deps: ServiceDeps, req: AcceptTermsRequest, ctx: HandlerContext): Promise<AcceptTermsResponse> {
   const caller = callerOf(ctx, IAM_DOMAIN);
   const ids = documentIds(req, new Set(deps.termsDocuments.map((d) => d.id)));
-  await transact(deps.store, async (tx) => {
+  return transact(deps.store, async (tx) => {
     const group = await tx.selectFrom('groups').select('uid').where('uid', '=', req.group).executeTakeFirst();
     if (!group) throw groupNotFound(req.group);
     const now = nowIso();
@@ -47,6 +53,8 @@ export async function acceptTerms(deps: ServiceDeps, req: AcceptTermsRequest, ct
       .values(rows)
       .onConflict((oc) => oc.columns(['group_uid', 'doc_id']).doNothing())
       .execute();
+    const res = create(AcceptTermsResponseSchema, { group: req.group, documentIds: ids });
+    await emitRpcEvent(tx, ctx, { group: req.group, subject: req.group, schema: AcceptTermsResponseSchema, message: res });
+    return res;
   });
-  return { $typeName: 'berth.iam.v2.AcceptTermsResponse', group: req.group, documentIds: ids };
 }

@@ -1,6 +1,8 @@
 import { transact } from '../../store/transact.js';
 import { runCompiled } from '../../store/compiled-queries.js';
-import type { CreateRepoRequest, Repo } from '../../gen/berth/registry/v2/repos_pb.js';
+import type { HandlerContext } from '@connectrpc/connect';
+import { emitRpcEvent } from '../../events/rpc-event.js';
+import { RepoSchema, type CreateRepoRequest, type Repo } from '../../gen/berth/registry/v2/repos_pb.js';
 import type { FieldViolation } from '../../core/api-error.js';
 import { nowIso } from '../../core/clock.js';
 import { newChildUid } from '../../core/uidp.js';
@@ -17,7 +19,7 @@ export function repoViolations(name: string, description: string): FieldViolatio
   return out;
 }
 
-export async function createRepo(deps: ServiceDeps, req: CreateRepoRequest): Promise<Repo> {
+export async function createRepo(deps: ServiceDeps, req: CreateRepoRequest, ctx: HandlerContext): Promise<Repo> {
   const name = req.repo?.name ?? '';
   const description = req.repo?.description ?? '';
   const bad = repoViolations(name, description);
@@ -48,6 +50,7 @@ export async function createRepo(deps: ServiceDeps, req: CreateRepoRequest): Pro
         .insertInto('repos')
         .values({ uid: v[0], parent_uid: v[1], name: v[2], description: v[3], readme: v[4], create_time: v[5], update_time: v[6] } as typeof row),
     );
+    await emitRpcEvent(tx, ctx, { group: req.parent, subject: row.uid, schema: RepoSchema, message: repoFromRow(row) });
   });
   return repoFromRow(row);
 }

@@ -1,3 +1,6 @@
+import type { HandlerContext } from '@connectrpc/connect';
+import { parentOf } from '../../core/uidp.js';
+import { emitRpcEvent } from '../../events/rpc-event.js';
 import { RepoReadmeSchema, type GetRepoReadmeRequest, type RepoReadme, type UpdateRepoReadmeRequest } from '../../gen/berth/registry/v2/repos_pb.js';
 import { fieldsToUpdate } from '../../core/field-mask.js';
 import { nowIso } from '../../core/clock.js';
@@ -13,7 +16,8 @@ export async function getRepoReadme(deps: ServiceDeps, req: GetRepoReadmeRequest
   return { $typeName: 'berth.registry.v2.RepoReadme', uid: row.uid, content: row.readme };
 }
 
-export async function updateRepoReadme(deps: ServiceDeps, req: UpdateRepoReadmeRequest): Promise<RepoReadme> {
+/** A change of the README is a change of the repo: the event is repo.updated, its body the README written. */
+export async function updateRepoReadme(deps: ServiceDeps, req: UpdateRepoReadmeRequest, ctx: HandlerContext): Promise<RepoReadme> {
   const uid = req.repoReadme!.uid;
   const content = req.repoReadme!.content;
   if (Buffer.byteLength(content) > MAX_README_BYTES) {
@@ -23,9 +27,11 @@ export async function updateRepoReadme(deps: ServiceDeps, req: UpdateRepoReadmeR
   const fields = fieldsToUpdate(RepoReadmeSchema, req.repoReadme!, req.updateMask, REGISTRY_DOMAIN);
   const changes = fields.some((f) => f.name === 'content');
   if (!changes) return getRepoReadme(deps, { $typeName: 'berth.registry.v2.GetRepoReadmeRequest', uid });
-  const res = await transact(deps.store, (tx) =>
-    tx.updateTable('repos').set({ readme: content, update_time: nowIso() }).where('uid', '=', uid).executeTakeFirst(),
-  );
-  if (res.numUpdatedRows === 0n) throw repoNotFound(uid);
-  return { $typeName: 'berth.registry.v2.RepoReadme', uid, content }; // what was just written; no second read
+  const readme: RepoReadme = { $typeName: 'berth.registry.v2.RepoReadme', uid, content }; // what is written; no second read
+  await transact(deps.store, async (tx) => {
+    const res = await tx.updateTable('repos').set({ readme: content, update_time: nowIso() }).where('uid', '=', uid).executeTakeFirst();
+    if (res.numUpdatedRows === 0n) throw repoNotFound(uid);
+    await emitRpcEvent(tx, ctx, { group: parentOf(uid), subject: uid, schema: RepoReadmeSchema, message: readme });
+  });
+  return readme;
 }

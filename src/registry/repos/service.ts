@@ -12,10 +12,10 @@ export function reposService(deps: ServiceDeps): ServiceImpl<typeof ReposService
   return {
     getRepo: (req) => getRepo(deps, req),
     listRepos: (req, ctx) => listRepos(deps, req, ctx),
-    createRepo: (req) => createRepo(deps, req),
-    updateRepo: (req) => updateRepo(deps, req),
-    deleteRepo: (req) => deleteRepo(deps, req),
+    createRepo: (req, ctx) => createRepo(deps, req, ctx),
+    updateRepo: (req, ctx) => updateRepo(deps, req, ctx),
+    deleteRepo: (req, ctx) => deleteRepo(deps, req, ctx),
     getRepoReadme: (req) => getRepoReadme(deps, req),
-    updateRepoReadme: (req) => updateRepoReadme(deps, req),
+    updateRepoReadme: (req, ctx) => updateRepoReadme(deps, req, ctx),
   };
 }

@@ -1,3 +1,5 @@
+import type { HandlerContext } from '@connectrpc/connect';
+import { emitRpcEvent } from '../../events/rpc-event.js';
 import { transact } from '../../store/transact.js';
 import { RepoSchema, type Repo, type UpdateRepoRequest } from '../../gen/berth/registry/v2/repos_pb.js';
 import { nowIso } from '../../core/clock.js';
@@ -7,7 +9,7 @@ import { badRegistryRequest, REGISTRY_DOMAIN, repoNameTaken } from '../errors.js
 import { repoViolations } from './create-repo.js';
 import { loadRepoRow, repoFromRow } from './repo-row.js';
 
-export async function updateRepo(deps: ServiceDeps, req: UpdateRepoRequest): Promise<Repo> {
+export async function updateRepo(deps: ServiceDeps, req: UpdateRepoRequest, ctx: HandlerContext): Promise<Repo> {
   const incoming = req.repo!; // the guard has checked repo.uid
   const fields = fieldsToUpdate(RepoSchema, incoming, req.updateMask, REGISTRY_DOMAIN);
   return transact(deps.store, async (tx) => {
@@ -21,6 +23,8 @@ export async function updateRepo(deps: ServiceDeps, req: UpdateRepoRequest): Pro
     }
     const next = { ...row, name: merged.name, description: merged.description, update_time: nowIso() };
     await tx.updateTable('repos').set({ name: next.name, description: next.description, update_time: next.update_time }).where('uid', '=', row.uid).execute();
-    return repoFromRow(next);
+    const repo = repoFromRow(next);
+    await emitRpcEvent(tx, ctx, { group: row.parent_uid, subject: row.uid, schema: RepoSchema, message: repo });
+    return repo;
   });
 }

@@ -10,7 +10,7 @@ export function tagsService(deps: ServiceDeps): ServiceImpl<typeof TagsService> 
   return {
     getTag: (req) => getTag(deps, req),
     listTags: (req, ctx) => listTags(deps, req, ctx),
-    createTag: (req) => createTag(deps, req),
-    deleteTag: (req) => deleteTag(deps, req),
+    createTag: (req, ctx) => createTag(deps, req, ctx),
+    deleteTag: (req, ctx) => deleteTag(deps, req, ctx),
   };
 }
