@@ -31,23 +31,32 @@ export function eventOfMethod(method: DescMethod): EventAttributes {
   return attrs;
 }
 
-/** Writes the event `ctx.method` declares to the outbox inside `tx`. */
-export async function emitRpcEvent<D extends DescMessage>(tx: Tx, ctx: HandlerContext, e: RpcEvent<D>): Promise<string> {
-  const attrs = eventOfMethod(ctx.method);
+/**
+ * Writes the event `method` declares inside `tx`, for writes made outside
+ * that RPC (a repo created by a push, a registration at first sign in): the
+ * same type, audience and body shape wherever the change comes from.
+ */
+export async function emitDeclaredEvent<D extends DescMessage>(tx: Tx, method: DescMethod, e: RpcEvent<D> & { actor?: string }): Promise<string> {
+  const attrs = eventOfMethod(method);
   const extensions: Record<string, string> = {};
   for (const name of attrs.extensions) {
     const value = name === 'group' ? e.group : e.extensions?.[name];
     if (value !== undefined && value !== '') extensions[name] = value;
   }
-  const caller = ctx.values.get(callerKey);
   return emitEvent(tx, {
     type: attrs.type,
     audience: attrs.audience === EventAttributes_Audience.CUSTOMER ? 'customer' : 'internal',
     group: e.group,
     subject: e.subject,
-    actor: caller && !caller.anonymous ? caller.identityUid : undefined,
+    actor: e.actor === '' ? undefined : e.actor,
     body: messageToJson(e.schema, e.message as never),
     bodyType: e.schema.typeName,
     extensions,
   });
+}
+
+/** Writes the event `ctx.method` declares to the outbox inside `tx`, the caller as its actor. */
+export function emitRpcEvent<D extends DescMessage>(tx: Tx, ctx: HandlerContext, e: RpcEvent<D>): Promise<string> {
+  const caller = ctx.values.get(callerKey);
+  return emitDeclaredEvent(tx, ctx.method, { ...e, actor: caller && !caller.anonymous ? caller.identityUid : undefined });
 }
