@@ -1,10 +1,12 @@
 // The transactional outbox: an event is a row written with `tx`, the
 // transaction of the change it describes, so it commits (and is delivered)
 // exactly when the change does, and a crash after commit loses nothing: the
-// delivery worker finds the row on its next pass.
+// delivery worker finds the row on its next pass (and in this process is
+// woken as soon as the transaction commits).
 import { randomUUID } from 'node:crypto';
 import { nowIso } from '../core/clock.js';
-import type { Tx } from '../store/transact.js';
+import { afterCommit, type Tx } from '../store/transact.js';
+import { ringDeliveryWorkers } from './delivery/delivery-signal.js';
 
 export type EventAudience = 'customer' | 'internal';
 
@@ -44,5 +46,6 @@ export async function emitEvent(tx: Tx, event: NewEvent): Promise<string> {
       create_time: nowIso(),
     })
     .execute();
+  if (event.audience === 'customer') afterCommit(tx, ringDeliveryWorkers);
   return eventId;
 }

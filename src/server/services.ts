@@ -17,6 +17,8 @@ import { RolesService } from '../gen/berth/iam/v2/roles_pb.js';
 import { TagsService } from '../gen/berth/registry/v2/tags_pb.js';
 import { TermsService } from '../gen/berth/iam/v2/terms_pb.js';
 import { RegistryService } from '../gen/berth/registry/v1/registry_pb.js';
+import { SubscriptionsService } from '../gen/berth/events/v2/subscriptions_pb.js';
+import { deliveryMethods } from '../events/deliveries/delivery-methods.js';
 import { accountAssociationsService } from '../iam/account-associations/service.js';
 import { authService } from '../iam/group-invites/registration-service.js';
 import { groupInvitesService } from '../iam/group-invites/service.js';
@@ -63,6 +65,7 @@ export const SERVICES: readonly DescService[] = [
   GroupInvitesService,
   AccountAssociationsService,
   TermsService,
+  SubscriptionsService,
   AuthService,
 ];
 
@@ -82,6 +85,8 @@ export function allServices(deps: ServiceDeps): ServiceEntry[] {
     entry(GroupInvitesService, groupInvitesService(deps)),
     entry(AccountAssociationsService, accountAssociationsService(deps)),
     entry(TermsService, termsService(deps)),
+    // For now only the delivery log's RPCs; the subscriptions' own methods join them in one impl.
+    entry(SubscriptionsService, deliveryMethods(deps) as ServiceImpl<typeof SubscriptionsService>),
     entry(AuthService, authService(deps)),
   ];
 }

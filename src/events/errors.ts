@@ -1,0 +1,32 @@
+// Every error the events domain returns, made by name and declared in the catalogue.
+import { Code } from '@connectrpc/connect';
+import { invalidArgument, notFound, type FieldViolation } from '../core/api-error.js';
+import { defineError } from '../core/error-catalogue.js';
+
+export const EVENTS_DOMAIN = 'events.berth.dev';
+const d = EVENTS_DOMAIN;
+
+export const subscriptionNotFound = defineError(
+  { domain: d, name: 'subscriptionNotFound', code: Code.NotFound, detail: 'ResourceInfo', when: 'the subscription does not exist' },
+  (uid: string) => notFound(d, 'events.berth.dev/Subscription', uid),
+);
+export const deliveryNotFound = defineError(
+  {
+    domain: d,
+    name: 'deliveryNotFound',
+    code: Code.NotFound,
+    detail: 'ResourceInfo',
+    when: 'the subscription has no delivery of that id (it may have been pruned)',
+  },
+  (subscriptionUid: string, id: string) => notFound(d, 'events.berth.dev/Delivery', `${subscriptionUid}:${id.slice(0, 40)}`),
+);
+export const badDeliveriesRequest = defineError(
+  {
+    domain: d,
+    name: 'badDeliveriesRequest',
+    code: Code.InvalidArgument,
+    detail: 'BadRequest',
+    when: 'a delivery id that is not a number, an unknown status filter, a negative page_size or a page token of another query',
+  },
+  (violations: FieldViolation[]) => invalidArgument(d, violations),
+);
