@@ -49,10 +49,11 @@ describe('event delivery', () => {
   };
 
   it('delivers an event as a binary-mode CloudEvent with a verifiable token', async () => {
-    const sub = await subscribe(berth, berth.orgUid, receiver.sink('plain', { group: berth.orgUid }));
-    const subject = childUid(berth.orgUid);
+    const g = await group(berth.orgUid, `g-${randomBytes(4).toString('hex')}`);
+    const sub = await subscribe(berth, g, receiver.sink('plain', { group: g }));
+    const subject = childUid(g);
     const ceId = await events.emit({
-      group: berth.orgUid,
+      group: g,
       subject,
       actor: berth.ownerIdentity,
       body: { uid: subject, name: 'team-x' },
@@ -66,14 +67,14 @@ describe('event delivery', () => {
     assert.equal(got.source, berth.url);
     assert.equal(got.subject, subject);
     assert.equal(got.headers['ce-specversion'], '1.0');
-    assert.equal(got.headers['ce-group'], berth.orgUid);
+    assert.equal(got.headers['ce-group'], g);
     assert.equal(got.headers['ce-audience'], 'customer');
     assert.equal(got.headers['ce-bodytype'], 'berth.iam.v2.Group');
     assert.equal(got.headers['ce-identityprovider'], 'idp-1');
     const [stored] = await sqlQuery(berth, 'select create_time from event_outbox where event_id = $1', [ceId]);
     assert.equal(got.headers['ce-time'], stored.create_time, 'ce-time is the time the event was written');
     assert.deepEqual(got.data, { actor: { subject: berth.ownerIdentity }, body: { uid: subject, name: 'team-x' } });
-    assert.equal(got.claims?.sub, `webhook:${berth.orgUid}`);
+    assert.equal(got.claims?.sub, `webhook:${g}`);
     assert.ok(Number(got.claims?.exp) - Number(got.claims?.iat) <= 300, 'the token is short-lived');
     assert.equal(got.headers['webhook-signature'], undefined);
 
@@ -92,9 +93,10 @@ describe('event delivery', () => {
   });
 
   it('signs with Standard Webhooks when the subscription has a secret', async () => {
+    const g = await group(berth.orgUid, `g-${randomBytes(4).toString('hex')}`);
     const secret = newSigningSecret();
-    await subscribe(berth, berth.orgUid, receiver.sink('signed', { group: berth.orgUid, secret }), { signingSecret: secret, secretsKey: SECRETS_KEY });
-    const ceId = await events.emit({ group: berth.orgUid, subject: childUid(berth.orgUid) });
+    await subscribe(berth, g, receiver.sink('signed', { group: g, secret }), { signingSecret: secret, secretsKey: SECRETS_KEY });
+    const ceId = await events.emit({ group: g, subject: childUid(g) });
     await receiver.waitFor('the signed delivery', () => receiver.deliveredTo('signed').some((r) => r.ceId === ceId));
     assert.deepEqual(receiver.problems(), []);
     const got = receiver.deliveredTo('signed').find((r) => r.ceId === ceId);
@@ -134,9 +136,10 @@ describe('event delivery', () => {
   });
 
   it('never delivers an internal event', async () => {
-    await subscribe(berth, berth.orgUid, receiver.sink('internal', { group: berth.orgUid }));
-    const hidden = await events.emit({ group: berth.orgUid, subject: childUid(berth.orgUid), audience: 'internal' });
-    const shown = await events.emit({ group: berth.orgUid, subject: childUid(berth.orgUid) });
+    const g = await group(berth.orgUid, `g-${randomBytes(4).toString('hex')}`);
+    await subscribe(berth, g, receiver.sink('internal', { group: g }));
+    const hidden = await events.emit({ group: g, subject: childUid(g), audience: 'internal' });
+    const shown = await events.emit({ group: g, subject: childUid(g) });
     await receiver.waitFor('the customer event', () => receiver.deliveredTo('internal').some((r) => r.ceId === shown));
     assert.ok(!receiver.received.some((r) => r.ceId === hidden));
     const rows = await sqlQuery(berth, 'select d.id from event_deliveries d join event_outbox o on o.id = d.outbox_id where o.event_id = $1', [hidden]);
