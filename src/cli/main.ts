@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { adminCommand } from './admin-command.js';
 import { authCommand } from './auth-command.js';
+import { eventsCommand } from './events-command.js';
 import { iamCommand } from './iam-command.js';
 import { imagesCommand } from './images-command.js';
 import { registryCommand } from './registry-command.js';
@@ -17,6 +18,7 @@ serveCommand(program);
 authCommand(program);
 iamCommand(program);
 imagesCommand(program);
+eventsCommand(program);
 registryCommand(program);
 adminCommand(program);
 
