@@ -58,7 +58,8 @@ export class EventReceiver {
 
   private constructor(
     private readonly server: http.Server,
-    private berthUrl: string,
+    /** The issuer the tokens must name: the URL of the Berth (or of each instance) that delivers. */
+    private issuers: string[],
     /** The aud the tokens must carry (--event-audience). */
     private readonly audience: string,
   ) {}
@@ -70,7 +71,7 @@ export class EventReceiver {
     });
     server.keepAliveTimeout = 5_000;
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    self = new EventReceiver(server, berthUrl, audience);
+    self = new EventReceiver(server, [berthUrl], audience);
     return self;
   }
 
@@ -84,9 +85,9 @@ export class EventReceiver {
     return `http://127.0.0.1:${this.port}/${name}`;
   }
 
-  /** A later Berth process (after a restart) has another URL: keys come from its JWKS. */
-  useBerth(url: string): void {
-    this.berthUrl = url;
+  /** Berth processes (a restarted one, several instances) have other URLs: tokens may name any of them; keys come from the first's JWKS. */
+  acceptIssuers(urls: string[]): void {
+    this.issuers = urls;
     this.jwks = undefined;
   }
 
@@ -118,7 +119,7 @@ export class EventReceiver {
 
   private async keys() {
     if (!this.jwks) {
-      const discovery = (await (await fetch(`${this.berthUrl}/.well-known/openid-configuration`)).json()) as { jwks_uri: string };
+      const discovery = (await (await fetch(`${this.issuers[0]}/.well-known/openid-configuration`)).json()) as { jwks_uri: string };
       this.jwks = createRemoteJWKSet(new URL(discovery.jwks_uri));
     }
     return this.jwks;
@@ -145,7 +146,7 @@ export class EventReceiver {
     const auth = req.headers.authorization ?? '';
     try {
       if (!auth.startsWith('Bearer ')) throw new Error('no bearer token');
-      ({ payload: claims } = await jwtVerify(auth.slice(7), await this.keys(), { issuer: this.berthUrl, audience: this.audience, requiredClaims: ['exp'] }));
+      ({ payload: claims } = await jwtVerify(auth.slice(7), await this.keys(), { issuer: this.issuers, audience: this.audience, requiredClaims: ['exp'] }));
       if (spec && claims.sub !== `webhook:${spec.group}`) problems.push(`sub ${claims.sub}, want webhook:${spec.group}`);
       const digest = `sha256:${createHash('sha256').update(raw).digest('hex')}`;
       if (claims['webhook.digest'] !== digest) problems.push(`webhook.digest ${String(claims['webhook.digest'])}, body has ${digest}`);
