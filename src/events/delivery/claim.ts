@@ -1,27 +1,32 @@
-// Claiming due deliveries for one worker, in one transaction. A claimed row
+// Claiming due deliveries for one worker, in the worker's transaction. A claimed row
 // gets the claim's owner and next_attempt_time = the lease's end: nobody else
 // takes it while the attempt is in flight, and if this process dies the lease
 // runs out and the row is due again (at least once; same ce-id).
 //
 // Order per subscription and subject: a row is claimed only when no earlier
 // event of its subscription and subject is still pending. A row found waiting
-// behind one is parked until that one's next attempt (or a second from now),
-// so a long backlog behind a failing sink is looked at once per retry, not on
-// every pass; the result of the earlier one wakes it at once (results.ts).
+// behind one is parked (LEASE_MS, or until that one's next attempt when that
+// is later), so a long backlog behind a failing sink is looked at once in a
+// while, not on every pass; when the one ahead is done, its result wakes the
+// next at once (results.ts).
 // On PostgreSQL the candidate rows are read FOR UPDATE SKIP LOCKED, so
 // workers on several instances claim disjoint rows; SQLite runs one writing
 // transaction at a time (and one worker, worker-lease.ts).
 import { sql } from 'kysely';
+import type { DatabaseCapabilities } from '../../store/db-capabilities.js';
 import type { Store } from '../../store/store.js';
-import { transact } from '../../store/transact.js';
+import type { Tx } from '../../store/transact.js';
 import { DELIVERY_PENDING } from '../events-tables.js';
 import type { OutboxEvent } from './delivery-message.js';
 
-/** Longer than an attempt can take (REQUEST_TIMEOUT_MS and writing its result). */
+/** Longer than an attempt can take: REQUEST_TIMEOUT_MS once connected, as long again to get a connection, and writing its result. */
 export const LEASE_MS = 30_000;
-const PARK_MIN_MS = 1_000;
 /** Candidates looked at per claimed slot: room for parked ones without an unbounded read. */
 const CANDIDATES_PER_SLOT = 4;
+/** How long a delivery waiting behind another of its chain is parked, unless woken sooner (results.ts). */
+export const PARK_MS = LEASE_MS;
+/** Attempts one subscription may have in flight in one worker: a slow sink cannot take every slot. */
+export const PER_SUBSCRIPTION_IN_FLIGHT = 16;
 
 export interface ClaimedDelivery extends OutboxEvent {
   id: number;
@@ -49,67 +54,97 @@ export async function deliveriesDue(store: Store, nowIso: string): Promise<boole
   return row !== undefined;
 }
 
-/** Claims up to `slots` due deliveries for `owner`; returns them with their event and subscription. */
-export async function claimDeliveries(store: Store, owner: string, slots: number, now: number): Promise<ClaimedDelivery[]> {
+/**
+ * Claims up to `slots` due deliveries for `owner` inside `tx`, no more per
+ * subscription than PER_SUBSCRIPTION_IN_FLIGHT counting `inFlight` (this
+ * worker's attempts per subscription); returns them with their event and
+ * subscription.
+ */
+export async function claimDeliveries(
+  tx: Tx,
+  caps: DatabaseCapabilities,
+  owner: string,
+  slots: number,
+  inFlight: ReadonlyMap<string, number>,
+  now: number,
+): Promise<ClaimedDelivery[]> {
   const nowIso = new Date(now).toISOString();
-  return transact(store, async (tx) => {
-    const candidates = await store.caps
-      .claimRows(
-        tx
-          .selectFrom('event_deliveries as d')
-          .select(['d.id', 'd.outbox_id'])
-          .select(
-            sql<string | null>`(select min(e.next_attempt_time) from event_deliveries e
-              where e.status = ${DELIVERY_PENDING} and e.subscription_uid = d.subscription_uid and e.subject = d.subject and e.outbox_id < d.outbox_id)`.as(
-              'blocked_until',
-            ),
-          )
-          .where('d.status', '=', DELIVERY_PENDING)
-          .where('d.next_attempt_time', '<=', nowIso)
-          .orderBy('d.next_attempt_time')
-          .orderBy('d.id')
-          .limit(slots * CANDIDATES_PER_SLOT),
-      )
-      .execute();
-    const ready = candidates.filter((c) => c.blocked_until === null).slice(0, slots);
-    for (const c of candidates) {
-      if (c.blocked_until === null) continue;
-      const until = new Date(Math.max(Date.parse(c.blocked_until) || 0, now + PARK_MIN_MS)).toISOString();
-      await tx.updateTable('event_deliveries').set({ next_attempt_time: until }).where('id', '=', c.id).execute();
-    }
-    if (ready.length === 0) return [];
-    const ids = ready.map((c) => c.id);
+  const full = [...inFlight].filter(([, n]) => n >= PER_SUBSCRIPTION_IN_FLIGHT).map(([uid]) => uid);
+  let query = tx
+    .selectFrom('event_deliveries as d')
+    .select(['d.id', 'd.outbox_id', 'd.subscription_uid'])
+    .select(
+      sql<string | null>`(select min(e.next_attempt_time) from event_deliveries e
+            where e.status = ${DELIVERY_PENDING} and e.subscription_uid = d.subscription_uid and e.subject = d.subject and e.outbox_id < d.outbox_id)`.as(
+        'blocked_until',
+      ),
+    )
+    .where('d.status', '=', DELIVERY_PENDING)
+    .where('d.next_attempt_time', '<=', nowIso);
+  if (full.length > 0) query = query.where('d.subscription_uid', 'not in', full);
+  const candidates = await caps
+    .claimRows(
+      query
+        .orderBy('d.next_attempt_time')
+        .orderBy('d.id')
+        .limit(slots * CANDIDATES_PER_SLOT),
+    )
+    .execute();
+  const taken = new Map(inFlight);
+  const ready: typeof candidates = [];
+  for (const c of candidates) {
+    const n = taken.get(c.subscription_uid) ?? 0;
+    if (c.blocked_until !== null || n >= PER_SUBSCRIPTION_IN_FLIGHT || ready.length >= slots) continue;
+    taken.set(c.subscription_uid, n + 1);
+    ready.push(c);
+  }
+  // Parked until the event ahead is done (results.ts wakes the next one then), or at the latest
+  // a lease from now, or when the event ahead is next tried if that is later still.
+  const parkEnd = now + PARK_MS;
+  const parked = candidates.filter((c) => c.blocked_until !== null);
+  const soon = parked.filter((c) => (Date.parse(c.blocked_until!) || 0) <= parkEnd).map((c) => c.id);
+  if (soon.length > 0)
     await tx
       .updateTable('event_deliveries')
-      .set((eb) => ({ lease_owner: owner, next_attempt_time: new Date(now + LEASE_MS).toISOString(), attempts: eb('attempts', '+', 1) }))
-      .where('id', 'in', ids)
+      .set({ next_attempt_time: new Date(parkEnd).toISOString() })
+      .where('id', 'in', soon)
       .execute();
-    return tx
-      .selectFrom('event_deliveries as d')
-      .innerJoin('event_outbox as o', 'o.id', 'd.outbox_id')
-      .innerJoin('event_subscriptions as s', 's.uid', 'd.subscription_uid')
-      .select([
-        'd.id',
-        'd.lease_owner',
-        'd.subscription_uid',
-        'd.outbox_id',
-        'd.attempts',
-        'd.retry_from',
-        's.sink',
-        's.signing_secret',
-        's.parent_uid as subscription_group',
-        'o.event_id',
-        'o.type',
-        'o.group_uid',
-        'o.subject',
-        'o.actor',
-        'o.body',
-        'o.body_type',
-        'o.extensions',
-        'o.create_time',
-      ])
-      .where('d.id', 'in', ids)
-      .orderBy('d.id')
-      .execute();
-  });
+  for (const c of parked) {
+    if ((Date.parse(c.blocked_until!) || 0) <= parkEnd) continue;
+    await tx.updateTable('event_deliveries').set({ next_attempt_time: c.blocked_until! }).where('id', '=', c.id).execute();
+  }
+  if (ready.length === 0) return [];
+  const ids = ready.map((c) => c.id);
+  await tx
+    .updateTable('event_deliveries')
+    .set((eb) => ({ lease_owner: owner, next_attempt_time: new Date(now + LEASE_MS).toISOString(), attempts: eb('attempts', '+', 1) }))
+    .where('id', 'in', ids)
+    .execute();
+  return tx
+    .selectFrom('event_deliveries as d')
+    .innerJoin('event_outbox as o', 'o.id', 'd.outbox_id')
+    .innerJoin('event_subscriptions as s', 's.uid', 'd.subscription_uid')
+    .select([
+      'd.id',
+      'd.lease_owner',
+      'd.subscription_uid',
+      'd.outbox_id',
+      'd.attempts',
+      'd.retry_from',
+      's.sink',
+      's.signing_secret',
+      's.parent_uid as subscription_group',
+      'o.event_id',
+      'o.type',
+      'o.group_uid',
+      'o.subject',
+      'o.actor',
+      'o.body',
+      'o.body_type',
+      'o.extensions',
+      'o.create_time',
+    ])
+    .where('d.id', 'in', ids)
+    .orderBy('d.id')
+    .execute();
 }

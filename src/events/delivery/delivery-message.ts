@@ -4,14 +4,12 @@
 // bytes are exactly what was stored), an Authorization bearer token from
 // Berth's issuer whose `webhook.digest` claim is the sha256 of those bytes,
 // and, when the subscription has a secret, a Standard Webhooks signature.
+// (delivery-tokens.ts reuses a token for the same group and body.)
 // The ce-id is the event's id on every attempt and every subscription.
 import { createHash } from 'node:crypto';
 import { CloudEvent, HTTP } from 'cloudevents';
 import { Webhook } from 'standardwebhooks';
-import type { Issuer } from '../../auth/issuer.js';
-
-/** How long a delivery's token is valid: long enough for a slow sink, short enough to be useless later. */
-export const DELIVERY_TOKEN_TTL_SECONDS = 300;
+import type { DeliveryTokens } from './delivery-tokens.js';
 
 export interface OutboxEvent {
   event_id: string;
@@ -26,12 +24,12 @@ export interface OutboxEvent {
 }
 
 export interface MessageContext {
-  issuer: Issuer;
+  tokens: DeliveryTokens;
   /** The API URL: ce-source and the token's iss. */
   source: string;
   /** --event-namespace. */
   namespace: string;
-  /** --event-audience: the token's aud and ce-audience. */
+  /** --event-audience: ce-audience (and the tokens' aud). */
   audience: string;
 }
 
@@ -90,8 +88,7 @@ export async function deliveryMessage(
   headers['content-type'] = 'application/json';
   headers['user-agent'] = 'Berth-Webhook/1';
   const digest = `sha256:${createHash('sha256').update(body).digest('hex')}`;
-  const { token } = await ctx.issuer.mint(`webhook:${subscriptionGroup}`, ctx.audience, { 'webhook.digest': digest }, DELIVERY_TOKEN_TTL_SECONDS);
-  headers.authorization = `Bearer ${token}`;
+  headers.authorization = `Bearer ${await ctx.tokens.token(subscriptionGroup, digest)}`;
   if (signingSecret !== undefined) {
     headers['webhook-id'] = e.event_id;
     headers['webhook-timestamp'] = String(Math.floor(now.getTime() / 1000));

@@ -1,7 +1,8 @@
 // The delivery worker, one per serving process (src/server/app.ts). A pass:
-// write the results of finished attempts, then (on SQLite, only while this
-// process holds the worker lease) prune now and then, fan new events out into
-// deliveries, claim due deliveries up to MAX_IN_FLIGHT and start their POSTs.
+// (on SQLite, only while this process holds the worker lease) prune now and
+// then; then, in one transaction, write the results of finished attempts, fan
+// new events out into deliveries and claim due deliveries up to MAX_IN_FLIGHT;
+// then start their POSTs.
 // A pass runs when an attempt finishes, when this process commits an event
 // (delivery-signal.ts), or every POLL_MS (events other instances wrote). What
 // is acknowledged is never lost: the outbox row commits with the change, a
@@ -13,9 +14,11 @@ import type { Logger } from 'pino';
 import type { Issuer } from '../../auth/issuer.js';
 import type { BackgroundWorker } from '../../runtime/runtime.js';
 import type { Store } from '../../store/store.js';
+import { transact } from '../../store/transact.js';
 import type { EventSettings } from '../event-settings.js';
 import { claimDeliveries, deliveriesDue, type ClaimedDelivery } from './claim.js';
 import { deliveryMessage, type MessageContext } from './delivery-message.js';
+import { DeliveryTokens } from './delivery-tokens.js';
 import { onDeliveryWork } from './delivery-signal.js';
 import { fanOutBatch, fanOutPending } from './fan-out.js';
 import { pruneDeliveries } from './prune.js';
@@ -26,11 +29,17 @@ import { postToSink, SinkFailure } from './sink-request.js';
 import { WorkerLease } from './worker-lease.js';
 
 export const POLL_MS = 100;
-export const MAX_IN_FLIGHT = 16;
+export const MAX_IN_FLIGHT = 32;
 const PRUNE_EVERY_MS = 60_000;
 /** On stop, attempts in flight get this long to finish before they are abandoned (and retried later). */
 const STOP_GRACE_MS = 5_000;
 const MAX_ERROR_BACKOFF_MS = 5_000;
+/**
+ * A finished attempt wakes the worker this much later, so the results of
+ * attempts finishing together are written, and their slots refilled, by one
+ * pass (one transaction) rather than one each.
+ */
+const GATHER_MS = 2;
 
 export interface DeliveryWorkerDeps {
   store: Store;
@@ -54,6 +63,8 @@ export class DeliveryWorker implements BackgroundWorker {
   private readonly lease: WorkerLease | undefined;
   private readonly message: MessageContext;
   private readonly inFlight = new Map<number, InFlight>();
+  /** Attempts in flight per subscription. */
+  private readonly perSubscription = new Map<string, number>();
   private results: AttemptResult[] = [];
   private claims = 0;
   private stopping = false;
@@ -62,11 +73,17 @@ export class DeliveryWorker implements BackgroundWorker {
   private loopDone: Promise<void> | undefined;
   private unsubscribe: (() => void) | undefined;
   private nextPrune = 0;
+  private gathering: NodeJS.Timeout | undefined;
 
   constructor(private readonly deps: DeliveryWorkerDeps) {
     // Where rows cannot be shared out between instances, one process works at a time.
     this.lease = deps.store.caps.skipLocked ? undefined : new WorkerLease(deps.store, 'event-delivery', this.owner);
-    this.message = { issuer: deps.issuer, source: deps.url, namespace: deps.events.namespace, audience: deps.events.audience };
+    this.message = {
+      tokens: new DeliveryTokens(deps.issuer, deps.events.audience),
+      source: deps.url,
+      namespace: deps.events.namespace,
+      audience: deps.events.audience,
+    };
   }
 
   start(): void {
@@ -76,6 +93,7 @@ export class DeliveryWorker implements BackgroundWorker {
 
   async stop(): Promise<void> {
     this.stopping = true;
+    clearTimeout(this.gathering);
     this.unsubscribe?.();
     this.wake();
     await this.loopDone;
@@ -90,7 +108,7 @@ export class DeliveryWorker implements BackgroundWorker {
     }
     clearTimeout(timer);
     try {
-      await this.flushResults(Date.now());
+      await this.flushResults();
       await this.lease?.release();
     } catch (err) {
       this.deps.logger.warn(
@@ -98,6 +116,15 @@ export class DeliveryWorker implements BackgroundWorker {
         'event delivery: could not record the last results (their leases will run out and they are retried)',
       );
     }
+  }
+
+  /** Wakes the worker GATHER_MS from now, unless a wake is already on its way. */
+  private wakeSoon(): void {
+    if (this.gathering || this.woken) return;
+    this.gathering = setTimeout(() => {
+      this.gathering = undefined;
+      this.wake();
+    }, GATHER_MS);
   }
 
   private wake(): void {
@@ -143,38 +170,47 @@ export class DeliveryWorker implements BackgroundWorker {
     }
   }
 
-  /** One pass; true when it found work (so another pass follows at once). */
+  /**
+   * One pass; true when it found work (so another pass follows at once).
+   * Results, fan-out and claims share one transaction: on SQLite, where
+   * every writer waits its turn, a pass waits for the write lock once.
+   */
   private async pass(): Promise<boolean> {
     const { store } = this.deps;
     const now = Date.now();
-    await this.flushResults(now);
-    if (this.lease && !(await this.lease.hold(now))) return false;
-    if (now >= this.nextPrune) {
+    // Without the lease this process only writes the results of attempts it made while it held it.
+    const working = !this.lease || (await this.lease.hold(now));
+    if (working && now >= this.nextPrune) {
       this.nextPrune = now + PRUNE_EVERY_MS;
       await pruneDeliveries(store, this.deps.events.retentionMs, now);
     }
-    let busy = false;
-    if (await fanOutPending(store)) busy = (await fanOutBatch(store)) > 0;
-    const slots = MAX_IN_FLIGHT - this.inFlight.size;
-    if (slots > 0 && !this.stopping && (await deliveriesDue(store, new Date().toISOString()))) {
-      this.claims++;
-      const claimed = await claimDeliveries(store, `${this.owner}:${this.claims}`, slots, Date.now());
-      for (const c of claimed) this.dispatch(c);
-      busy ||= claimed.length > 0;
-    }
-    return busy;
-  }
-
-  private async flushResults(now: number): Promise<void> {
-    if (this.results.length === 0) return;
-    const batch = this.results;
+    const fanOut = working && (await fanOutPending(store));
+    const slots = working && !this.stopping ? MAX_IN_FLIGHT - this.inFlight.size : 0;
+    const claim = slots > 0 && (fanOut || (await deliveriesDue(store, new Date(now).toISOString())));
+    const results = this.results;
+    if (results.length === 0 && !fanOut && !claim) return false;
     this.results = [];
+    const owner = `${this.owner}:${++this.claims}`;
+    let done: { fanned: number; claimed: ClaimedDelivery[] };
     try {
-      await writeResults(this.deps.store, batch, now);
+      done = await transact(store, async (tx) => {
+        await writeResults(tx, results, Date.now());
+        const fanned = fanOut ? await fanOutBatch(tx, store.caps) : 0;
+        const claimed = claim ? await claimDeliveries(tx, store.caps, owner, slots, this.perSubscription, Date.now()) : [];
+        return { fanned, claimed };
+      });
     } catch (err) {
-      this.results = [...batch, ...this.results]; // written on a later pass, while their claims still hold
+      this.results = [...results, ...this.results]; // written on a later pass, while their claims still hold
       throw err;
     }
+    for (const c of done.claimed) this.dispatch(c);
+    return done.fanned > 0 || done.claimed.length > 0;
+  }
+
+  private async flushResults(): Promise<void> {
+    const results = this.results;
+    this.results = [];
+    if (results.length > 0) await transact(this.deps.store, (tx) => writeResults(tx, results, Date.now()));
   }
 
   private dispatch(c: ClaimedDelivery): void {
@@ -187,9 +223,14 @@ export class DeliveryWorker implements BackgroundWorker {
       .then((result) => {
         this.results.push(result);
         this.inFlight.delete(c.id);
-        this.wake();
+        const n = (this.perSubscription.get(c.subscription_uid) ?? 1) - 1;
+        if (n > 0) this.perSubscription.set(c.subscription_uid, n);
+        else this.perSubscription.delete(c.subscription_uid);
+        if (this.stopping) this.wake();
+        else this.wakeSoon();
       });
     this.inFlight.set(c.id, { abort, done });
+    this.perSubscription.set(c.subscription_uid, (this.perSubscription.get(c.subscription_uid) ?? 0) + 1);
   }
 
   private async attempt(c: ClaimedDelivery, signal: AbortSignal): Promise<AttemptResult> {

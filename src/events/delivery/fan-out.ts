@@ -1,16 +1,17 @@
 // Fan-out: customer events in the outbox become deliveries, one per
 // subscription on the event's group or any ancestor of it (a uid's ancestors
 // are its prefixes, so another organization's subscriptions never match). A
-// batch is one transaction: read unmarked rows, insert their deliveries, mark
-// them; a crash before commit leaves them unmarked for the next pass, and the
-// unique (event, subscription) index makes a repeat harmless. On PostgreSQL
-// SKIP LOCKED shares the rows out between instances.
-import { nowIso } from '../../core/clock.js';
+// batch runs in the worker's transaction: read unmarked rows, insert their
+// deliveries, mark them; a crash before commit leaves them unmarked for the
+// next pass, and the unique (event, subscription) index makes a repeat
+// harmless. On PostgreSQL SKIP LOCKED shares the rows out between instances.
+import { sql, type Insertable } from 'kysely';
 import { ancestorsOf } from '../../core/uidp.js';
+import type { DatabaseCapabilities } from '../../store/db-capabilities.js';
 import type { Store } from '../../store/store.js';
-import { transact } from '../../store/transact.js';
+import type { Tx } from '../../store/transact.js';
 import { DELIVERY_PENDING, type EventDeliveriesTable } from '../events-tables.js';
-import type { Insertable } from 'kysely';
+import { PARK_MS } from './claim.js';
 
 export const FAN_OUT_BATCH = 256;
 // Parameters per statement stay well under SQLite's and PostgreSQL's limits.
@@ -23,75 +24,96 @@ export async function fanOutPending(store: Store): Promise<boolean> {
   return row !== undefined;
 }
 
-/** Fans out up to FAN_OUT_BATCH events; returns how many. */
-export async function fanOutBatch(store: Store): Promise<number> {
-  return transact(store, async (tx) => {
-    const events = await store.caps
-      .claimRows(
-        tx
-          .selectFrom('event_outbox')
-          .select(['id', 'group_uid', 'subject', 'create_time'])
-          .where('fanned_out', '=', 0)
-          .where('audience', '=', 1)
-          .orderBy('id')
-          .limit(FAN_OUT_BATCH),
-      )
+/** The (subscription, subject) chains of `rows` that have a pending delivery already. */
+async function pendingChains(tx: Tx, rows: readonly Insertable<EventDeliveriesTable>[]): Promise<Set<string>> {
+  const chains = [...new Map(rows.map((r) => [`${r.subscription_uid}\u0000${r.subject}`, r])).values()];
+  const out = new Set<string>();
+  for (let i = 0; i < chains.length; i += ROWS_PER_INSERT) {
+    const values = chains.slice(i, i + ROWS_PER_INSERT).map((r) => sql`(${r.subscription_uid}, ${r.subject})`);
+    const found = await sql<{ subscription_uid: string; subject: string }>`select distinct subscription_uid, subject from event_deliveries
+      where status = ${DELIVERY_PENDING} and (subscription_uid, subject) in (values ${sql.join(values)})`.execute(tx);
+    for (const f of found.rows) out.add(`${f.subscription_uid}\u0000${f.subject}`);
+  }
+  return out;
+}
+
+/** Fans out up to FAN_OUT_BATCH events inside `tx`; returns how many. */
+export async function fanOutBatch(tx: Tx, caps: DatabaseCapabilities): Promise<number> {
+  const events = await caps
+    .claimRows(
+      tx
+        .selectFrom('event_outbox')
+        .select(['id', 'group_uid', 'subject', 'create_time'])
+        .where('fanned_out', '=', 0)
+        .where('audience', '=', 1)
+        .orderBy('id')
+        .limit(FAN_OUT_BATCH),
+    )
+    .execute();
+  if (events.length === 0) return 0;
+  const groups = [...new Set(events.flatMap((e) => [e.group_uid, ...ancestorsOf(e.group_uid)]))];
+  const byGroup = new Map<string, { uid: string; create_time: string }[]>();
+  for (let i = 0; i < groups.length; i += GROUPS_PER_QUERY) {
+    const subs = await tx
+      .selectFrom('event_subscriptions')
+      .select(['uid', 'parent_uid', 'create_time'])
+      .where('parent_uid', 'in', groups.slice(i, i + GROUPS_PER_QUERY))
       .execute();
-    if (events.length === 0) return 0;
-    const groups = [...new Set(events.flatMap((e) => [e.group_uid, ...ancestorsOf(e.group_uid)]))];
-    const byGroup = new Map<string, { uid: string; create_time: string }[]>();
-    for (let i = 0; i < groups.length; i += GROUPS_PER_QUERY) {
-      const subs = await tx
-        .selectFrom('event_subscriptions')
-        .select(['uid', 'parent_uid', 'create_time'])
-        .where('parent_uid', 'in', groups.slice(i, i + GROUPS_PER_QUERY))
-        .execute();
-      for (const s of subs) {
-        const list = byGroup.get(s.parent_uid) ?? [];
-        list.push(s);
-        byGroup.set(s.parent_uid, list);
+    for (const s of subs) {
+      const list = byGroup.get(s.parent_uid) ?? [];
+      list.push(s);
+      byGroup.set(s.parent_uid, list);
+    }
+  }
+  const now = Date.now();
+  const nowText = new Date(now).toISOString();
+  const rows: Insertable<EventDeliveriesTable>[] = [];
+  for (const e of events) {
+    for (const g of [e.group_uid, ...ancestorsOf(e.group_uid)]) {
+      for (const s of byGroup.get(g) ?? []) {
+        // A subscription made after the event was written does not get it.
+        if (s.create_time > e.create_time) continue;
+        rows.push({
+          subscription_uid: s.uid,
+          outbox_id: e.id,
+          subject: e.subject,
+          status: DELIVERY_PENDING,
+          attempts: 0,
+          next_attempt_time: e.create_time,
+          retry_from: e.create_time,
+          lease_owner: '',
+          last_status_code: 0,
+          last_error: '',
+          create_time: nowText,
+          delivered_time: '',
+        });
       }
     }
-    const now = nowIso();
-    const rows: Insertable<EventDeliveriesTable>[] = [];
-    for (const e of events) {
-      for (const g of [e.group_uid, ...ancestorsOf(e.group_uid)]) {
-        for (const s of byGroup.get(g) ?? []) {
-          // A subscription made after the event was written does not get it.
-          if (s.create_time > e.create_time) continue;
-          rows.push({
-            subscription_uid: s.uid,
-            outbox_id: e.id,
-            subject: e.subject,
-            status: DELIVERY_PENDING,
-            attempts: 0,
-            next_attempt_time: e.create_time,
-            retry_from: e.create_time,
-            lease_owner: '',
-            last_status_code: 0,
-            last_error: '',
-            create_time: now,
-            delivered_time: '',
-          });
-        }
-      }
-    }
-    for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-      await tx
-        .insertInto('event_deliveries')
-        .values(rows.slice(i, i + ROWS_PER_INSERT))
-        .onConflict((oc) => oc.columns(['outbox_id', 'subscription_uid']).doNothing())
-        .execute();
-    }
+  }
+  // A delivery behind a pending one of its subscription and subject starts parked (claim.ts):
+  // the one ahead wakes it when done, so it is not read and parked by a claim first.
+  const waiting = await pendingChains(tx, rows);
+  const parkedUntil = new Date(now + PARK_MS).toISOString();
+  for (const r of rows) {
+    const chain = `${r.subscription_uid}\u0000${r.subject}`;
+    if (waiting.has(chain)) r.next_attempt_time = parkedUntil;
+    else waiting.add(chain);
+  }
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
     await tx
-      .updateTable('event_outbox')
-      .set({ fanned_out: 1 })
-      .where(
-        'id',
-        'in',
-        events.map((e) => e.id),
-      )
+      .insertInto('event_deliveries')
+      .values(rows.slice(i, i + ROWS_PER_INSERT))
+      .onConflict((oc) => oc.columns(['outbox_id', 'subscription_uid']).doNothing())
       .execute();
-    return events.length;
-  });
+  }
+  await tx
+    .updateTable('event_outbox')
+    .set({ fanned_out: 1 })
+    .where(
+      'id',
+      'in',
+      events.map((e) => e.id),
+    )
+    .execute();
+  return events.length;
 }

@@ -1,15 +1,16 @@
-// Writing what attempts came to, many in one transaction. A result is
-// written only while its claim still holds the row: if the lease ran out and
-// another worker took it, or an operator asked for a redelivery meanwhile,
-// the late result is dropped (the row is being handled anew). A delivery that
-// is done (delivered or dead) lets the next pending event of its
-// subscription and subject go at once.
+// Writing what attempts came to, many at once, in the worker's transaction.
+// A result is written only while its claim still holds the row: if the lease
+// ran out and another worker took it, or an operator asked for a redelivery
+// meanwhile, the late result is dropped (the row is being handled anew). A
+// delivery that is done (delivered or dead) lets the next pending event of its
+// subscription and subject go at once, instead of when its parking ends.
+// Successes of one claim share one statement: they are most results.
 import { sql } from 'kysely';
-import type { Store } from '../../store/store.js';
-import { transact } from '../../store/transact.js';
+import type { Tx } from '../../store/transact.js';
 import { DELIVERY_DEAD, DELIVERY_DELIVERED, DELIVERY_PENDING } from '../events-tables.js';
 
 export const MAX_ERROR_CHARS = 500;
+const CHAINS_PER_STATEMENT = 200;
 
 export interface AttemptResult {
   id: number;
@@ -25,39 +26,48 @@ export interface AttemptResult {
   nextAttempt?: number;
 }
 
-export async function writeResults(store: Store, results: readonly AttemptResult[], now: number): Promise<void> {
+export async function writeResults(tx: Tx, results: readonly AttemptResult[], now: number): Promise<void> {
   if (results.length === 0) return;
   const nowIso = new Date(now).toISOString();
-  await transact(store, async (tx) => {
-    for (const r of results) {
-      const done = r.outcome !== 'retry';
-      const updated = await tx
-        .updateTable('event_deliveries')
-        .set({
-          status: r.outcome === 'delivered' ? DELIVERY_DELIVERED : r.outcome === 'dead' ? DELIVERY_DEAD : DELIVERY_PENDING,
-          next_attempt_time: done ? '' : new Date(r.nextAttempt ?? now).toISOString(),
-          lease_owner: '',
-          last_status_code: r.statusCode,
-          last_error: r.error.slice(0, MAX_ERROR_CHARS),
-          delivered_time: r.outcome === 'delivered' ? nowIso : '',
-        })
-        .where('id', '=', r.id)
-        .where('lease_owner', '=', r.lease_owner)
-        .executeTakeFirst();
-      if (!done || updated.numUpdatedRows === 0n) continue;
-      // The next event of the chain, if it waits parked (not one in flight).
-      await tx
-        .updateTable('event_deliveries')
-        .set({ next_attempt_time: nowIso })
-        .where(
-          'id',
-          '=',
-          sql<number>`(select e.id from event_deliveries e where e.status = ${DELIVERY_PENDING} and e.subscription_uid = ${r.subscription_uid}
-            and e.subject = ${r.subject} and e.outbox_id > ${r.outbox_id} order by e.outbox_id limit 1)`,
-        )
-        .where('lease_owner', '=', '')
-        .where('next_attempt_time', '>', nowIso)
-        .execute();
+  const delivered = new Map<string, number[]>();
+  for (const r of results) {
+    if (r.outcome === 'delivered') {
+      const key = `${r.lease_owner}\u0000${r.statusCode}`;
+      delivered.set(key, [...(delivered.get(key) ?? []), r.id]);
+      continue;
     }
-  });
+    await tx
+      .updateTable('event_deliveries')
+      .set({
+        status: r.outcome === 'dead' ? DELIVERY_DEAD : DELIVERY_PENDING,
+        next_attempt_time: r.outcome === 'dead' ? '' : new Date(r.nextAttempt ?? now).toISOString(),
+        lease_owner: '',
+        last_status_code: r.statusCode,
+        last_error: r.error.slice(0, MAX_ERROR_CHARS),
+      })
+      .where('id', '=', r.id)
+      .where('lease_owner', '=', r.lease_owner)
+      .execute();
+  }
+  for (const [key, ids] of delivered) {
+    const [owner, code] = key.split('\u0000');
+    await tx
+      .updateTable('event_deliveries')
+      .set({ status: DELIVERY_DELIVERED, next_attempt_time: '', lease_owner: '', last_status_code: Number(code), last_error: '', delivered_time: nowIso })
+      .where('id', 'in', ids)
+      .where('lease_owner', '=', owner)
+      .execute();
+  }
+  // Wake the parked head of each chain that moved on (not one in flight, nor one waiting out its backoff after an attempt).
+  const done = results.filter((r) => r.outcome !== 'retry');
+  for (let i = 0; i < done.length; i += CHAINS_PER_STATEMENT) {
+    const chains = done.slice(i, i + CHAINS_PER_STATEMENT).map((r) => sql`(${r.subscription_uid}, ${r.subject})`);
+    await sql`update event_deliveries set next_attempt_time = ${nowIso}
+      where status = ${DELIVERY_PENDING} and lease_owner = '' and attempts = 0 and next_attempt_time > ${nowIso}
+        and (subscription_uid, subject) in (values ${sql.join(chains)})
+        and not exists (select 1 from event_deliveries e where e.status = ${DELIVERY_PENDING}
+          and e.subscription_uid = event_deliveries.subscription_uid and e.subject = event_deliveries.subject and e.outbox_id < event_deliveries.outbox_id)`.execute(
+      tx,
+    );
+  }
 }

@@ -1,5 +1,5 @@
 // One POST of a delivery to its sink, bounded: a deadline for the whole
-// exchange (connect, send, answer, body), at most RESPONSE_LIMIT bytes of the
+// exchange once it has a connection (connect, send, answer, body), at most RESPONSE_LIMIT bytes of the
 // answer read (and thrown away), redirects never followed (a 3xx is an
 // answer like any other; the caller counts it a failure), and the connection
 // made only to addresses the guard checked (sink-guard.ts). Errors carry a
@@ -124,7 +124,14 @@ export function postToSink(req: SinkRequest): Promise<SinkAnswer> {
         res.on('close', () => finish(() => resolve(answer)));
       },
     );
-    const timer = setTimeout(() => outgoing.destroy(Object.assign(new Error('deadline'), { code: 'EDEADLINE' })), timeoutMs);
+    // The deadline runs from when the request has a connection to itself (sinks on one host share
+    // SOCKETS_PER_HOST); waiting for one is bounded too, by a second deadline from now.
+    const expire = () => outgoing.destroy(Object.assign(new Error('deadline'), { code: 'EDEADLINE' }));
+    let timer = setTimeout(expire, 2 * timeoutMs);
+    outgoing.once('socket', () => {
+      clearTimeout(timer);
+      timer = setTimeout(expire, timeoutMs);
+    });
     const onAbort = () => outgoing.destroy(Object.assign(new Error('aborted'), { code: 'ABORT_ERR' }));
     if (req.signal?.aborted) onAbort();
     req.signal?.addEventListener('abort', onAbort, { once: true });

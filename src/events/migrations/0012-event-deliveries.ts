@@ -45,13 +45,9 @@ export async function up(db: Kysely<unknown>, caps: DatabaseCapabilities): Promi
     .execute();
   // What the worker claims: pending rows by next attempt (a partial index stays as small as the backlog).
   await db.schema.createIndex('event_deliveries_due').on('event_deliveries').columns(['next_attempt_time', 'id']).where(sql.ref('status'), '=', 1).execute();
-  // The pending chain of one subscription and subject, in event order: the per-subject ordering check.
-  await db.schema
-    .createIndex('event_deliveries_chain')
-    .on('event_deliveries')
-    .columns(['subscription_uid', 'subject', 'outbox_id'])
-    .where(sql.ref('status'), '=', 1)
-    .execute();
+  // The pending chain of one subscription and subject, in event order: the per-subject ordering
+  // check. Not partial: SQLite (no statistics) would rather take event_deliveries_log_status.
+  await db.schema.createIndex('event_deliveries_chain').on('event_deliveries').columns(['subscription_uid', 'subject', 'status', 'outbox_id']).execute();
   // One delivery per event and subscription, whoever fans out (and the outbox's pruning and cascade).
   await db.schema.createIndex('event_deliveries_event').on('event_deliveries').columns(['outbox_id', 'subscription_uid']).unique().execute();
   // The delivery log, newest event first, with and without a status filter.
