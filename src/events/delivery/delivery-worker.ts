@@ -17,15 +17,12 @@ import type { Store } from '../../store/store.js';
 import { transact } from '../../store/transact.js';
 import type { EventSettings } from '../event-settings.js';
 import { claimDeliveries, deliveriesDue, type ClaimedDelivery } from './claim.js';
-import { deliveryMessage, type MessageContext } from './delivery-message.js';
+import { attemptDelivery, failedAttempt, type AttemptContext } from './delivery-attempt.js';
 import { DeliveryTokens } from './delivery-tokens.js';
 import { onDeliveryWork } from './delivery-signal.js';
 import { fanOutBatch, fanOutPending } from './fan-out.js';
 import { pruneDeliveries } from './prune.js';
 import { writeResults, type AttemptResult } from './results.js';
-import { nextAttempt } from './retry-schedule.js';
-import { openSigningSecret } from './signing-secret.js';
-import { postToSink, SinkFailure } from './sink-request.js';
 import { WorkerLease } from './worker-lease.js';
 
 export const POLL_MS = 100;
@@ -61,7 +58,7 @@ export class DeliveryWorker implements BackgroundWorker {
   readonly name = 'event delivery';
   private readonly owner = randomUUID();
   private readonly lease: WorkerLease | undefined;
-  private readonly message: MessageContext;
+  private readonly attempts: AttemptContext;
   private readonly inFlight = new Map<number, InFlight>();
   /** Attempts in flight per subscription. */
   private readonly perSubscription = new Map<string, number>();
@@ -78,11 +75,17 @@ export class DeliveryWorker implements BackgroundWorker {
   constructor(private readonly deps: DeliveryWorkerDeps) {
     // Where rows cannot be shared out between instances, one process works at a time.
     this.lease = deps.store.caps.skipLocked ? undefined : new WorkerLease(deps.store, 'event-delivery', this.owner);
-    this.message = {
-      tokens: new DeliveryTokens(deps.issuer, deps.events.audience),
-      source: deps.url,
-      namespace: deps.events.namespace,
-      audience: deps.events.audience,
+    this.attempts = {
+      message: {
+        tokens: new DeliveryTokens(deps.issuer, deps.events.audience),
+        source: deps.url,
+        namespace: deps.events.namespace,
+        audience: deps.events.audience,
+      },
+      secrets: deps.secrets,
+      allowInsecure: deps.events.allowInsecureSinks,
+      maxAgeMs: deps.events.maxAgeMs,
+      logger: deps.logger,
     };
   }
 
@@ -215,10 +218,13 @@ export class DeliveryWorker implements BackgroundWorker {
 
   private dispatch(c: ClaimedDelivery): void {
     const abort = new AbortController();
-    const done = this.attempt(c, abort.signal)
+    const done = attemptDelivery(this.attempts, c, abort.signal)
       .catch((err: unknown): AttemptResult => {
-        this.deps.logger.error({ err, delivery: c.id }, 'event delivery attempt failed unexpectedly');
-        return this.failed(c, 0, 'internal error while sending', undefined);
+        this.deps.logger.error(
+          { err: { name: (err as Error).name, code: (err as { code?: unknown }).code }, delivery: c.id },
+          'event delivery attempt failed unexpectedly',
+        );
+        return failedAttempt(this.attempts, c, 0, 'internal error while sending');
       })
       .then((result) => {
         this.results.push(result);
@@ -231,57 +237,5 @@ export class DeliveryWorker implements BackgroundWorker {
       });
     this.inFlight.set(c.id, { abort, done });
     this.perSubscription.set(c.subscription_uid, (this.perSubscription.get(c.subscription_uid) ?? 0) + 1);
-  }
-
-  private async attempt(c: ClaimedDelivery, signal: AbortSignal): Promise<AttemptResult> {
-    let url: URL;
-    try {
-      url = new URL(c.sink);
-    } catch {
-      return this.result(c, 'dead', 0, 'the sink is not a valid URL');
-    }
-    const secret = openSigningSecret(this.deps.secrets, c.subscription_uid, c.signing_secret);
-    if (secret === 'unreadable') return this.failed(c, 0, "the subscription's signing secret does not open with this server's secrets key", undefined);
-    let message: { headers: Record<string, string>; body: Buffer };
-    try {
-      message = await deliveryMessage(this.message, c, c.subscription_group, secret, new Date());
-    } catch (err) {
-      // Not the error's text: it could quote what it failed on.
-      this.deps.logger.warn({ delivery: c.id, event: c.event_id, reason: (err as Error).name }, 'event delivery: the event cannot be sent');
-      return this.result(c, 'dead', 0, 'the event or the signing secret cannot be encoded as a signed CloudEvent');
-    }
-    try {
-      const answer = await postToSink({ url, headers: message.headers, body: message.body, allowInsecure: this.deps.events.allowInsecureSinks, signal });
-      if (answer.status >= 200 && answer.status < 300) return this.result(c, 'delivered', answer.status, '');
-      const error =
-        answer.status >= 300 && answer.status < 400 ? `the sink answered ${answer.status}: redirects are not followed` : `the sink answered ${answer.status}`;
-      return this.failed(c, answer.status, error, answer.retryAfter);
-    } catch (err) {
-      if (signal.aborted) return this.result(c, 'retry', 0, 'stopped before the sink answered (Berth shut down)', Date.now());
-      if (err instanceof SinkFailure) return err.refused ? this.result(c, 'dead', 0, err.reason) : this.failed(c, 0, err.reason, undefined);
-      throw err;
-    }
-  }
-
-  /** A failed attempt: retried after backoff (or Retry-After), or dead once the retry window is over. */
-  private failed(c: ClaimedDelivery, statusCode: number, error: string, retryAfter: string | undefined): AttemptResult {
-    const now = Date.now();
-    const next = nextAttempt({ attempts: c.attempts, retryAfter, now, retryFrom: Date.parse(c.retry_from), maxAgeMs: this.deps.events.maxAgeMs });
-    if (next === 'dead') return this.result(c, 'dead', statusCode, `${error}; gave up after retrying for ${Math.round(this.deps.events.maxAgeMs / 1000)} s`);
-    return this.result(c, 'retry', statusCode, error, next);
-  }
-
-  private result(c: ClaimedDelivery, outcome: AttemptResult['outcome'], statusCode: number, error: string, nextAttemptAt?: number): AttemptResult {
-    return {
-      id: c.id,
-      lease_owner: c.lease_owner,
-      subscription_uid: c.subscription_uid,
-      subject: c.subject,
-      outbox_id: c.outbox_id,
-      outcome,
-      statusCode,
-      error,
-      nextAttempt: nextAttemptAt,
-    };
   }
 }

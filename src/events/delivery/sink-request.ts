@@ -129,6 +129,7 @@ export function postToSink(req: SinkRequest): Promise<SinkAnswer> {
     const expire = () => outgoing.destroy(Object.assign(new Error('deadline'), { code: 'EDEADLINE' }));
     let timer = setTimeout(expire, 2 * timeoutMs);
     outgoing.once('socket', () => {
+      if (settled) return;
       clearTimeout(timer);
       timer = setTimeout(expire, timeoutMs);
     });
