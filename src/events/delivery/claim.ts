@@ -14,6 +14,7 @@
 // transaction at a time (and one worker, worker-lease.ts).
 import { sql } from 'kysely';
 import type { DatabaseCapabilities } from '../../store/db-capabilities.js';
+import { runCompiled } from '../../store/compiled-queries.js';
 import type { Store } from '../../store/store.js';
 import type { Tx } from '../../store/transact.js';
 import { DELIVERY_PENDING } from '../events-tables.js';
@@ -42,16 +43,17 @@ export interface ClaimedDelivery extends OutboxEvent {
   subscription_group: string;
 }
 
-/** Whether any delivery is due (one index probe, no lock). */
+/** Whether any delivery is due (one index probe, no lock; compiled once: it runs every poll). */
 export async function deliveriesDue(store: Store, nowIso: string): Promise<boolean> {
-  const row = await store.db
-    .selectFrom('event_deliveries')
-    .select('id')
-    .where('status', '=', DELIVERY_PENDING)
-    .where('next_attempt_time', '<=', nowIso)
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
+  const rows = await runCompiled(store.db, 'event deliveries due', [DELIVERY_PENDING, nowIso], ([status, now]) =>
+    store.db
+      .selectFrom('event_deliveries')
+      .select('id')
+      .where('status', '=', status as number)
+      .where('next_attempt_time', '<=', now as string)
+      .limit(1),
+  );
+  return rows.length > 0;
 }
 
 /**

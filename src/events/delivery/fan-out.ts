@@ -8,6 +8,7 @@
 import { sql, type Insertable } from 'kysely';
 import { ancestorsOf } from '../../core/uidp.js';
 import type { DatabaseCapabilities } from '../../store/db-capabilities.js';
+import { runCompiled } from '../../store/compiled-queries.js';
 import type { Store } from '../../store/store.js';
 import type { Tx } from '../../store/transact.js';
 import { DELIVERY_PENDING, type EventDeliveriesTable } from '../events-tables.js';
@@ -18,10 +19,17 @@ export const FAN_OUT_BATCH = 256;
 const GROUPS_PER_QUERY = 500;
 const ROWS_PER_INSERT = 200;
 
-/** Whether any customer event awaits fan-out (one index probe, no lock). */
+/** Whether any customer event awaits fan-out (one index probe, no lock; compiled once: it runs every poll). */
 export async function fanOutPending(store: Store): Promise<boolean> {
-  const row = await store.db.selectFrom('event_outbox').select('id').where('fanned_out', '=', 0).where('audience', '=', 1).limit(1).executeTakeFirst();
-  return row !== undefined;
+  const rows = await runCompiled(store.db, 'event outbox to fan out', [0, 1], ([fannedOut, audience]) =>
+    store.db
+      .selectFrom('event_outbox')
+      .select('id')
+      .where('fanned_out', '=', fannedOut as number)
+      .where('audience', '=', audience as number)
+      .limit(1),
+  );
+  return rows.length > 0;
 }
 
 /** The (subscription, subject) chains of `rows` that have a pending delivery already. */
