@@ -422,13 +422,13 @@ async function main(): Promise<void> {
   rmSync(dataDir, { recursive: true, force: true });
 
   const m = (n: number, f: (x: Mutations) => number) => median(figures[n].map(f));
-  const base = m(0, (x) => x.perSecond);
-  for (const n of SUBSCRIPTION_COUNTS) {
-    const label = `mutations, ${n} subscription${n === 1 ? '' : 's'}`.padEnd(28);
+  const base = m(WITHOUT, (x) => x.perSecond);
+  for (const n of [WITHOUT, ...SUBSCRIPTION_COUNTS]) {
+    const label = (n === WITHOUT ? 'mutations without events' : `mutations, ${n} subscription${n === 1 ? '' : 's'}`).padEnd(28);
     const cpu = figures[n].every((x) => x.cpuUs !== undefined) ? `   cpu ${m(n, (x) => x.cpuUs!).toFixed(0)} µs/mutation` : '';
-    const ratio = n === 0 ? '' : `   ${((100 * m(n, (x) => x.perSecond)) / base).toFixed(0)} % of baseline`;
+    const ratio = n === WITHOUT ? '' : `   ${((100 * m(n, (x) => x.perSecond)) / base).toFixed(0)} % of baseline`;
     const delivered =
-      n === 0
+      n <= 0
         ? ''
         : `   delivered ${m(n, (x) => x.deliveredPerSecond).toFixed(0)} events/s, backlog drained ${(m(n, (x) => x.drainMs) / 1000).toFixed(2)} s after`;
     console.log(

@@ -32,11 +32,16 @@ const PRUNE_EVERY_MS = 60_000;
 const STOP_GRACE_MS = 5_000;
 const MAX_ERROR_BACKOFF_MS = 5_000;
 /**
- * A finished attempt wakes the worker this much later, so the results of
- * attempts finishing together are written, and their slots refilled, by one
- * pass (one transaction) rather than one each.
+ * A finished attempt wakes the worker this much later, so results of attempts
+ * finishing together are written, and their slots refilled, by one pass (one
+ * transaction) rather than one each.
  */
-const GATHER_MS = 2;
+const GATHER_RESULTS_MS = 2;
+/**
+ * A committed event wakes it this much later: under load, a pass per event
+ * made every write wait behind the worker's own (SQLite has one writer).
+ */
+const GATHER_EVENTS_MS = 10;
 
 export interface DeliveryWorkerDeps {
   store: Store;
@@ -71,6 +76,8 @@ export class DeliveryWorker implements BackgroundWorker {
   private unsubscribe: (() => void) | undefined;
   private nextPrune = 0;
   private gathering: NodeJS.Timeout | undefined;
+  /** When the pending gathering timer fires (ms). */
+  private gatherAt = 0;
 
   constructor(private readonly deps: DeliveryWorkerDeps) {
     // Where rows cannot be shared out between instances, one process works at a time.
@@ -90,7 +97,7 @@ export class DeliveryWorker implements BackgroundWorker {
   }
 
   start(): void {
-    this.unsubscribe = onDeliveryWork(() => this.wake());
+    this.unsubscribe = onDeliveryWork(() => this.wakeSoon(GATHER_EVENTS_MS));
     this.loopDone = this.loop();
   }
 
@@ -121,13 +128,19 @@ export class DeliveryWorker implements BackgroundWorker {
     }
   }
 
-  /** Wakes the worker GATHER_MS from now, unless a wake is already on its way. */
-  private wakeSoon(): void {
-    if (this.gathering || this.woken) return;
+  /** Wakes the worker `ms` from now, unless a wake is already on its way by then. */
+  private wakeSoon(ms: number): void {
+    if (this.woken) return;
+    const at = Date.now() + ms;
+    if (this.gathering) {
+      if (this.gatherAt <= at) return;
+      clearTimeout(this.gathering);
+    }
+    this.gatherAt = at;
     this.gathering = setTimeout(() => {
       this.gathering = undefined;
       this.wake();
-    }, GATHER_MS);
+    }, ms);
   }
 
   private wake(): void {
@@ -189,8 +202,9 @@ export class DeliveryWorker implements BackgroundWorker {
     }
     const fanOut = working && (await fanOutPending(store));
     const slots = working && !this.stopping ? MAX_IN_FLIGHT - this.inFlight.size : 0;
-    const claim = slots > 0 && (fanOut || (await deliveriesDue(store, new Date(now).toISOString())));
     const results = this.results;
+    // Results may wake parked deliveries (results.ts), and a fan-out adds some: claim after either.
+    const claim = slots > 0 && (fanOut || results.length > 0 || (await deliveriesDue(store, new Date(now).toISOString())));
     if (results.length === 0 && !fanOut && !claim) return false;
     this.results = [];
     const owner = `${this.owner}:${++this.claims}`;
@@ -233,7 +247,7 @@ export class DeliveryWorker implements BackgroundWorker {
         if (n > 0) this.perSubscription.set(c.subscription_uid, n);
         else this.perSubscription.delete(c.subscription_uid);
         if (this.stopping) this.wake();
-        else this.wakeSoon();
+        else this.wakeSoon(GATHER_RESULTS_MS);
       });
     this.inFlight.set(c.id, { abort, done });
     this.perSubscription.set(c.subscription_uid, (this.perSubscription.get(c.subscription_uid) ?? 0) + 1);
