@@ -430,7 +430,7 @@ async function main(): Promise<void> {
     const delivered =
       n <= 0
         ? ''
-        : `   delivered ${m(n, (x) => x.deliveredPerSecond).toFixed(0)} events/s, backlog drained ${(m(n, (x) => x.drainMs) / 1000).toFixed(2)} s after`;
+        : `   delivered ${m(n, (x) => x.deliveredPerSecond).toFixed(0)} deliveries/s, backlog drained ${(m(n, (x) => x.drainMs) / 1000).toFixed(2)} s after`;
     console.log(
       `${label} ${m(n, (x) => x.perSecond)
         .toFixed(0)

@@ -17,7 +17,7 @@ import type { DatabaseCapabilities } from '../../store/db-capabilities.js';
 import { runCompiled } from '../../store/compiled-queries.js';
 import type { Store } from '../../store/store.js';
 import type { Tx } from '../../store/transact.js';
-import { DELIVERY_PENDING } from '../events-tables.js';
+import { PENDING } from './chains.js';
 import type { OutboxEvent } from './delivery-message.js';
 
 /** Longer than an attempt can take: REQUEST_TIMEOUT_MS once connected, as long again to get a connection, and writing its result. */
@@ -45,11 +45,11 @@ export interface ClaimedDelivery extends OutboxEvent {
 
 /** Whether any delivery is due (one index probe, no lock; compiled once: it runs every poll). */
 export async function deliveriesDue(store: Store, nowIso: string): Promise<boolean> {
-  const rows = await runCompiled(store.db, 'event deliveries due', [DELIVERY_PENDING, nowIso], ([status, now]) =>
+  const rows = await runCompiled(store.db, 'event deliveries due', [nowIso], ([now]) =>
     store.db
       .selectFrom('event_deliveries')
       .select('id')
-      .where('status', '=', status as number)
+      .where('status', '=', PENDING)
       .where('next_attempt_time', '<=', now as string)
       .limit(1),
   );
@@ -75,13 +75,14 @@ export async function claimDeliveries(
   let query = tx
     .selectFrom('event_deliveries as d')
     .select(['d.id', 'd.outbox_id', 'd.subscription_uid'])
+    // The head of the row's chain (its earliest pending event), if it is not the head itself:
+    // what it waits for. Ordered by outbox_id, so one step along event_deliveries_chain.
     .select(
-      sql<string | null>`(select min(e.next_attempt_time) from event_deliveries e
-            where e.status = ${DELIVERY_PENDING} and e.subscription_uid = d.subscription_uid and e.subject = d.subject and e.outbox_id < d.outbox_id)`.as(
-        'blocked_until',
-      ),
+      sql<string | null>`(select e.next_attempt_time from event_deliveries e
+            where e.subscription_uid = d.subscription_uid and e.subject = d.subject and e.status = ${PENDING} and e.outbox_id < d.outbox_id
+            order by e.outbox_id limit 1)`.as('blocked_until'),
     )
-    .where('d.status', '=', DELIVERY_PENDING)
+    .where('d.status', '=', PENDING)
     .where('d.next_attempt_time', '<=', nowIso);
   if (full.length > 0) query = query.where('d.subscription_uid', 'not in', full);
   const candidates = await caps

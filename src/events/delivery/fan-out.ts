@@ -12,12 +12,14 @@ import { runCompiled } from '../../store/compiled-queries.js';
 import type { Store } from '../../store/store.js';
 import type { Tx } from '../../store/transact.js';
 import { DELIVERY_PENDING, type EventDeliveriesTable } from '../events-tables.js';
+import { type Chain, distinctChains, headIds } from './chains.js';
 import { PARK_MS } from './claim.js';
 
 export const FAN_OUT_BATCH = 256;
 // Parameters per statement stay well under SQLite's and PostgreSQL's limits.
 const GROUPS_PER_QUERY = 500;
 const ROWS_PER_INSERT = 200;
+const CHAINS_PER_QUERY = 200;
 
 /** Whether any customer event awaits fan-out (one index probe, no lock; compiled once: it runs every poll). */
 export async function fanOutPending(store: Store): Promise<boolean> {
@@ -34,12 +36,11 @@ export async function fanOutPending(store: Store): Promise<boolean> {
 
 /** The (subscription, subject) chains of `rows` that have a pending delivery already. */
 async function pendingChains(tx: Tx, rows: readonly Insertable<EventDeliveriesTable>[]): Promise<Set<string>> {
-  const chains = [...new Map(rows.map((r) => [`${r.subscription_uid}\u0000${r.subject}`, r])).values()];
+  const chains = distinctChains(rows as readonly Chain[]);
   const out = new Set<string>();
-  for (let i = 0; i < chains.length; i += ROWS_PER_INSERT) {
-    const values = chains.slice(i, i + ROWS_PER_INSERT).map((r) => sql`(${r.subscription_uid}, ${r.subject})`);
-    const found = await sql<{ subscription_uid: string; subject: string }>`select distinct subscription_uid, subject from event_deliveries
-      where status = ${DELIVERY_PENDING} and (subscription_uid, subject) in (values ${sql.join(values)})`.execute(tx);
+  for (let i = 0; i < chains.length; i += CHAINS_PER_QUERY) {
+    const found = await sql<Chain>`select subscription_uid, subject from event_deliveries
+      where id in (${headIds(chains.slice(i, i + CHAINS_PER_QUERY))})`.execute(tx);
     for (const f of found.rows) out.add(`${f.subscription_uid}\u0000${f.subject}`);
   }
   return out;

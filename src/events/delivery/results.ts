@@ -7,6 +7,7 @@
 // Successes of one claim share one statement: they are most results.
 import { sql } from 'kysely';
 import type { Tx } from '../../store/transact.js';
+import { distinctChains, headIds } from './chains.js';
 import { DELIVERY_DEAD, DELIVERY_DELIVERED, DELIVERY_PENDING } from '../events-tables.js';
 
 export const MAX_ERROR_CHARS = 500;
@@ -59,15 +60,15 @@ export async function writeResults(tx: Tx, results: readonly AttemptResult[], no
       .execute();
   }
   // Wake the parked head of each chain that moved on (not one in flight, nor one waiting out its backoff after an attempt).
-  const done = results.filter((r) => r.outcome !== 'retry');
+  const done = distinctChains(results.filter((r) => r.outcome !== 'retry'));
   for (let i = 0; i < done.length; i += CHAINS_PER_STATEMENT) {
-    const chains = done.slice(i, i + CHAINS_PER_STATEMENT).map((r) => sql`(${r.subscription_uid}, ${r.subject})`);
-    await sql`update event_deliveries set next_attempt_time = ${nowIso}
-      where status = ${DELIVERY_PENDING} and lease_owner = '' and attempts = 0 and next_attempt_time > ${nowIso}
-        and (subscription_uid, subject) in (values ${sql.join(chains)})
-        and not exists (select 1 from event_deliveries e where e.status = ${DELIVERY_PENDING}
-          and e.subscription_uid = event_deliveries.subscription_uid and e.subject = event_deliveries.subject and e.outbox_id < event_deliveries.outbox_id)`.execute(
-      tx,
-    );
+    await tx
+      .updateTable('event_deliveries')
+      .set({ next_attempt_time: nowIso })
+      .where('id', 'in', sql<number>`(${headIds(done.slice(i, i + CHAINS_PER_STATEMENT))})`)
+      .where('lease_owner', '=', '')
+      .where('attempts', '=', 0)
+      .where('next_attempt_time', '>', nowIso)
+      .execute();
   }
 }
