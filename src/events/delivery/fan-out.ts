@@ -20,16 +20,14 @@ export const FAN_OUT_BATCH = 256;
 const GROUPS_PER_QUERY = 500;
 const ROWS_PER_INSERT = 200;
 const CHAINS_PER_QUERY = 200;
+// Written into the SQL, not bound, so the partial index event_outbox_to_fan_out applies.
+const NOT_YET = sql.lit(0);
+const CUSTOMER = sql.lit(1);
 
 /** Whether any customer event awaits fan-out (one index probe, no lock; compiled once: it runs every poll). */
 export async function fanOutPending(store: Store): Promise<boolean> {
-  const rows = await runCompiled(store.db, 'event outbox to fan out', [0, 1], ([fannedOut, audience]) =>
-    store.db
-      .selectFrom('event_outbox')
-      .select('id')
-      .where('fanned_out', '=', fannedOut as number)
-      .where('audience', '=', audience as number)
-      .limit(1),
+  const rows = await runCompiled(store.db, 'event outbox to fan out', [], () =>
+    store.db.selectFrom('event_outbox').select('id').where('fanned_out', '=', NOT_YET).where('audience', '=', CUSTOMER).limit(1),
   );
   return rows.length > 0;
 }
@@ -53,8 +51,8 @@ export async function fanOutBatch(tx: Tx, caps: DatabaseCapabilities): Promise<n
       tx
         .selectFrom('event_outbox')
         .select(['id', 'group_uid', 'subject', 'create_time'])
-        .where('fanned_out', '=', 0)
-        .where('audience', '=', 1)
+        .where('fanned_out', '=', NOT_YET)
+        .where('audience', '=', CUSTOMER)
         .orderBy('id')
         .limit(FAN_OUT_BATCH),
     )
