@@ -3,14 +3,17 @@
 // delivery that keeps failing is dead once --event-max-age has passed;
 // redelivery sends it again with the same ce-id and a fresh attempt count;
 // the log pages newest first and filters by status; permission is checked
-// before existence; delivered rows are pruned after --event-retention.
+// before existence; delivered rows are pruned after --event-retention. The
+// log and redelivery answer the same over gRPC.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { identityWithRole, ownerToken, rest } from '../harness/api-client.js';
+import { Code, ConnectError } from '@connectrpc/connect';
+import { Delivery_Status, SubscriptionsService } from '../../src/gen/berth/events/v2/subscriptions_pb.js';
+import { grpcClient, identityWithRole, ownerToken, rest } from '../harness/api-client.js';
 import { BerthCli } from '../harness/berth-cli.js';
 import { dropDatabase, freshDatabase, startBerth, useBerth, type Berth } from '../harness/berth-process.js';
 import { sqlQuery } from '../harness/database.js';
@@ -190,6 +193,26 @@ describe('delivery log and redelivery', () => {
     assert.equal((await redeliver(token, elsewhere, String(entry.id))).status, 404, 'a delivery of another subscription is not found');
     assert.equal((await redeliver(token, sub, 'abc')).status, 400);
     assert.equal((await list(sub, '', '')).status, 401);
+
+    // The same over gRPC.
+    const viaGrpc = await grpcClient(SubscriptionsService, berth.url, viewer.token).listDeliveries({ uid: sub });
+    assert.deepEqual(
+      viaGrpc.deliveries.map((d) => [d.id, d.eventId, d.status]),
+      [[String(entry.id), entry.eventId, Delivery_Status.DELIVERED]],
+    );
+    await assert.rejects(grpcClient(SubscriptionsService, berth.url, puller.token).listDeliveries({ uid: sub }), (err: unknown) => {
+      assert.ok(err instanceof ConnectError);
+      assert.equal(err.code, Code.PermissionDenied);
+      return true;
+    });
+    await assert.rejects(grpcClient(SubscriptionsService, berth.url, viewer.token).redeliverDelivery({ uid: sub, id: String(entry.id) }), (err: unknown) => {
+      assert.ok(err instanceof ConnectError);
+      assert.equal(err.code, Code.PermissionDenied);
+      return true;
+    });
+    const again = await grpcClient(SubscriptionsService, berth.url, token).redeliverDelivery({ uid: sub, id: String(entry.id) });
+    assert.equal(again.status, Delivery_Status.PENDING);
+    assert.equal(again.eventId, entry.eventId);
   });
 });
 
