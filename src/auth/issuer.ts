@@ -47,8 +47,10 @@ export class Issuer {
     return { keys: this.ring.publicKeys };
   }
 
-  async mint(subject: string, audience: string, extra: JWTPayload = {}): Promise<{ token: string; expiry: Date }> {
+  /** A token for `subject`, valid `ttlSeconds` (an hour unless shorter is asked, e.g. for a webhook delivery). */
+  async mint(subject: string, audience: string, extra: JWTPayload = {}, ttlSeconds = TOKEN_TTL_SECONDS): Promise<{ token: string; expiry: Date }> {
     const now = Math.floor(Date.now() / 1000);
+    const ttl = Math.max(1, Math.min(TOKEN_TTL_SECONDS, Math.floor(ttlSeconds)));
     const token = await new SignJWT({ ...extra })
       .setProtectedHeader({ alg: this.ring.signing.algorithm, kid: this.ring.signing.kid, typ: 'JWT' })
       .setIssuer(this.url)
@@ -56,9 +58,9 @@ export class Issuer {
       .setAudience(audience)
       .setIssuedAt(now)
       .setNotBefore(now - 5)
-      .setExpirationTime(now + TOKEN_TTL_SECONDS)
+      .setExpirationTime(now + ttl)
       .sign(this.ring.signing.privateKey);
-    return { token, expiry: new Date((now + TOKEN_TTL_SECONDS) * 1000) };
+    return { token, expiry: new Date((now + ttl) * 1000) };
   }
 
   /** Verifies a Berth token whose audience is one of `audiences`; throws on any failure. */

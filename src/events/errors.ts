@@ -46,3 +46,23 @@ export const tooManySubscriptionsForV1 = defineError(
       `more than ${limit} subscriptions match; narrow the list with uidp or id, or use GET /events/v2/subscriptions, which pages`,
     ),
 );
+export const deliveryNotFound = defineError(
+  {
+    domain: d,
+    name: 'deliveryNotFound',
+    code: Code.NotFound,
+    detail: 'ResourceInfo',
+    when: 'the subscription has no delivery of that id (it may have been pruned)',
+  },
+  (subscriptionUid: string, id: string) => notFound(d, 'events.berth.dev/Delivery', `${subscriptionUid}:${id.slice(0, 40)}`),
+);
+export const badDeliveriesRequest = defineError(
+  {
+    domain: d,
+    name: 'badDeliveriesRequest',
+    code: Code.InvalidArgument,
+    detail: 'BadRequest',
+    when: 'a delivery id that is not a number, an unknown status filter, a negative page_size or a page token of another query',
+  },
+  (violations: FieldViolation[]) => invalidArgument(d, violations),
+);

@@ -1,7 +1,8 @@
 // The events domain's tables. A subscription belongs to its group and goes
 // with it. The outbox holds every event, written in the transaction of the
-// change it describes (outbox.ts); delivery state lives beside it (the
-// delivery worker's migration).
+// change it describes (outbox.ts); delivery state lives beside it
+// (migration 0012, src/events/delivery/): a delivery per event and
+// subscription, and on SQLite the lease of the one worker that runs.
 import type { Generated } from 'kysely';
 import type { ResourceColumns } from '../store/database.js';
 
@@ -34,11 +35,58 @@ export interface EventOutboxTable {
   /** JSON object of further CloudEvent extension attributes. */
   extensions: string;
   create_time: string;
+  /** 1 once the delivery worker made its deliveries (customer events only). */
+  fanned_out: Generated<number>;
+}
+
+/** Delivery.Status values, as stored. */
+export const DELIVERY_PENDING = 1;
+export const DELIVERY_DELIVERED = 2;
+export const DELIVERY_DEAD = 3;
+
+export interface EventDeliveriesTable {
+  /** Unique within the subscription: the API's delivery id. */
+  id: Generated<number>;
+  subscription_uid: string;
+  /** The event (event_outbox.id): also its order among the subject's events. */
+  outbox_id: number;
+  /** The event's subject: deliveries of one subscription and subject go in outbox order. */
+  subject: string;
+  /** DELIVERY_PENDING, DELIVERY_DELIVERED or DELIVERY_DEAD. */
+  status: number;
+  /** Attempts since the delivery (or its redelivery) started, counted when claimed. */
+  attempts: number;
+  /**
+   * Pending: when it may be claimed next. A claimed row's is its lease's end,
+   * so the claim of a process that died runs out and the row is claimed again.
+   * '' once delivered or dead.
+   */
+  next_attempt_time: string;
+  /** Retries stop --event-max-age after this: the event's time, or the redelivery's. */
+  retry_from: string;
+  /** The claim holding it while an attempt is in flight; '' when none. */
+  lease_owner: string;
+  /** HTTP status of the last attempt; 0 when it got no answer. */
+  last_status_code: number;
+  /** Why the last attempt failed (never a secret, a token or the sink's URL). */
+  last_error: string;
+  create_time: string;
+  /** '' until delivered. */
+  delivered_time: string;
+}
+
+/** Which process runs the delivery worker where the database cannot share out rows (SQLite). */
+export interface EventWorkerLeasesTable {
+  name: string;
+  owner: string;
+  expire_time: string;
 }
 
 declare module '../store/database.js' {
   interface Database {
     event_subscriptions: EventSubscriptionsTable;
     event_outbox: EventOutboxTable;
+    event_deliveries: EventDeliveriesTable;
+    event_worker_leases: EventWorkerLeasesTable;
   }
 }

@@ -27,7 +27,17 @@ const PRIVATE_KINDS: ReadonlySet<Kind> = new Set(['loopback', 'private']);
 // In the order they are checked: the metadata address lies inside the
 // link-local and unique-local ranges, and is refused whatever is allowed.
 const RANGES: ReadonlyArray<[Kind, { v4?: Array<[string, number]>; v6?: Array<[string, number]> }]> = [
-  ['metadata', { v4: [['169.254.169.254', 32]], v6: [['fd00:ec2::254', 128]] }],
+  [
+    'metadata',
+    {
+      v4: [
+        ['169.254.169.254', 32],
+        ['169.254.170.2', 32], // ECS task metadata
+        ['100.100.100.200', 32], // Alibaba Cloud, inside the shared (CGNAT) range
+      ],
+      v6: [['fd00:ec2::254', 128]],
+    },
+  ],
   ['loopback', { v4: [['127.0.0.0', 8]], v6: [['::1', 128]] }],
   ['unspecified', { v4: [['0.0.0.0', 8]], v6: [['::', 128]] }],
   ['link-local', { v4: [['169.254.0.0', 16]], v6: [['fe80::', 10]] }],
@@ -41,6 +51,7 @@ const RANGES: ReadonlyArray<[Kind, { v4?: Array<[string, number]>; v6?: Array<[s
         ['172.16.0.0', 12],
         ['192.168.0.0', 16],
         ['100.64.0.0', 10],
+        ['198.18.0.0', 15], // benchmarking
       ],
       v6: [
         ['fc00::', 7],

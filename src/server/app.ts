@@ -1,7 +1,7 @@
 // Starts Berth: the store, the API and registry listeners (bound first so the
 // default public URLs carry the real ports), the runtime, then the listeners
-// attached to it. Closing runs the other way: both listeners drain, workers
-// stop, the store closes.
+// attached to it, then the event delivery worker. Closing runs the other way:
+// both listeners drain, workers stop, the store closes.
 import type { Logger } from 'pino';
 import type { FirstStartResult } from '../iam/first-start.js';
 import { Runtime } from '../runtime/runtime.js';
@@ -13,6 +13,7 @@ import { registryBlobRoot } from '../registry/blobs/fs-blob-layout.js';
 import { ApiListener } from './api-listener.js';
 import { DEFAULT_LIMITS, type ConnectionLimits } from './connection-limits.js';
 import type { EventSettings } from '../events/event-settings.js';
+import { DeliveryWorker } from '../events/delivery/delivery-worker.js';
 
 export interface ServeOptions {
   host: string;
@@ -103,6 +104,17 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     });
     await api.attach(runtime);
     await registry?.attach(runtime);
+    // Every instance delivers events (they share the work through the database).
+    runtime.addWorker(
+      new DeliveryWorker({
+        store,
+        issuer: runtime.issuer,
+        url,
+        events: runtime.services.events,
+        secrets: runtime.services.secrets,
+        logger: opts.logger,
+      }),
+    );
   } catch (err) {
     await Promise.all([api?.close(0), registry?.close(0)]);
     if (runtime) await runtime.stop();

@@ -48,7 +48,7 @@ export interface ServiceEntry {
 }
 
 /** A method left out of `impl` answers UNIMPLEMENTED (the guard wraps only what is there). */
-function entry<S extends DescService>(service: S, impl: Partial<ServiceImpl<S>>, preflights?: Preflights): ServiceEntry {
+function entry<S extends DescService>(service: S, impl: ServiceImpl<S>, preflights?: Preflights): ServiceEntry {
   return { service, impl: impl as unknown as ServiceImpl<DescService>, preflights };
 }
 

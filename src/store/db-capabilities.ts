@@ -17,6 +17,12 @@ export interface LockableQuery<Q> {
   forUpdate(): Q;
 }
 
+/** The part of a SELECT builder FOR UPDATE SKIP LOCKED is added to (Kysely's SelectQueryBuilder). */
+export interface ClaimableQuery<Q> {
+  forUpdate(): Q;
+  skipLocked(): Q;
+}
+
 /** A foreign key pointing at a table: the referencing table and column. */
 export interface Reference {
   tbl: string;
@@ -65,6 +71,14 @@ export interface DatabaseCapabilities {
    * so every transaction is alone among writers and `q` is returned as is.
    */
   lockRows<Q extends LockableQuery<Q>>(q: Q, mode: RowLock): Q;
+  /**
+   * The SELECT `q` claiming what it reads for the rest of the transaction and
+   * passing over rows another transaction claimed (PostgreSQL FOR UPDATE SKIP
+   * LOCKED), so workers on several instances take disjoint rows; SQLite runs
+   * one writing transaction at a time, so `q` is returned as is (check
+   * `skipLocked` to know whether several workers can claim at once).
+   */
+  claimRows<Q extends ClaimableQuery<Q>>(q: Q): Q;
 }
 
 export const SQLITE: DatabaseCapabilities = {
@@ -95,6 +109,7 @@ export const SQLITE: DatabaseCapabilities = {
   },
   unindexed: (column) => sql<string>`+${sql.ref(column)}`,
   lockRows: (q) => q,
+  claimRows: (q) => q,
 };
 
 export const POSTGRES: DatabaseCapabilities = {
@@ -131,6 +146,7 @@ export const POSTGRES: DatabaseCapabilities = {
     return r.rows;
   },
   lockRows: (q, mode) => (mode === 'exclusive' ? q.forUpdate() : q.forKeyShare()),
+  claimRows: (q) => q.forUpdate().skipLocked(),
 };
 
 /**

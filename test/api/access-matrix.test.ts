@@ -67,13 +67,6 @@ const COVERED: DescService[] = SERVICES.filter(
 );
 const RPCS: Rpc[] = COVERED.flatMap((s) => s.methods.map(rpcOf));
 
-/**
- * RPCs declared and routed but not implemented yet: everyone gets
- * UNIMPLEMENTED, checked below, so one cannot be served unchecked — the entry
- * must go when the implementation comes (the delivery log).
- */
-const NOT_YET_IMPLEMENTED = new Set(['berth.events.v2.SubscriptionsService.ListDeliveries', 'berth.events.v2.SubscriptionsService.RedeliverDelivery']);
-
 /** A minimal request whose scope is `uid`: every other field left at its default. */
 function requestAt(rpc: Rpc, uid: string): Message {
   const req = create(rpc.method.input) as unknown as Record<string, unknown>;
@@ -197,19 +190,6 @@ describe('access-control matrix (from the proto iam annotations)', () => {
   });
 
   for (const rpc of RPCS) {
-    if (NOT_YET_IMPLEMENTED.has(rpc.name)) {
-      it(`${rpc.name} (not implemented yet: UNIMPLEMENTED for everyone)`, async () => {
-        for (const call of [setupOwner, anonymous, ...callers.values()]) {
-          const got = await call(rpc, requestAt(rpc, childOf(inScope)));
-          assert.equal(
-            got.code,
-            Code.Unimplemented,
-            `${rpc.name}: got ${codeName(got.code)} "${got.message}"; implemented now? remove it from NOT_YET_IMPLEMENTED`,
-          );
-        }
-      });
-      continue;
-    }
     it(rpc.name, async () => {
       const failures: string[] = [];
       const expect = (who: string, where: string, got: Outcome, ok: boolean, want: string) => {
