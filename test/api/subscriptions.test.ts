@@ -3,6 +3,8 @@
 // capability rules with permission before existence; the group's deletion
 // taking its subscriptions; and the outbox row each Create and Delete writes
 // with its change (none for a refused create).
+import type { Selectable } from 'kysely';
+import type { EventOutboxTable } from '../../src/events/events-tables.js';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Code, ConnectError } from '@connectrpc/connect';
@@ -14,16 +16,7 @@ import { sqlQuery } from '../harness/database.js';
 const TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const SINK = 'https://hooks.example.com/berth';
 
-interface OutboxRow {
-  type: string;
-  audience: number;
-  group_uid: string;
-  subject: string;
-  actor: string;
-  body: string;
-  body_type: string;
-  extensions: string;
-}
+type OutboxRow = Omit<Selectable<EventOutboxTable>, 'id' | 'event_id' | 'create_time'>;
 
 function grpcCode(err: unknown): Code {
   assert.ok(err instanceof ConnectError, String(err));

@@ -6,22 +6,14 @@
 // and, when the subscription has a secret, a Standard Webhooks signature.
 // (delivery-tokens.ts reuses a token for the same group and body.)
 // The ce-id is the event's id on every attempt and every subscription.
+import type { Selectable } from 'kysely';
+import type { EventOutboxTable } from '../events-tables.js';
 import { createHash } from 'node:crypto';
 import { CloudEvent, HTTP } from 'cloudevents';
 import { Webhook } from 'standardwebhooks';
 import type { DeliveryTokens } from './delivery-tokens.js';
 
-export interface OutboxEvent {
-  event_id: string;
-  type: string;
-  group_uid: string;
-  subject: string;
-  actor: string;
-  body: string;
-  body_type: string;
-  extensions: string;
-  create_time: string;
-}
+export type OutboxEvent = Omit<Selectable<EventOutboxTable>, 'id' | 'audience' | 'fanned_out'>;
 
 export interface MessageContext {
   tokens: DeliveryTokens;
