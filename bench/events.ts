@@ -11,17 +11,11 @@
 //  - Commit-to-delivery latency: events committed at a steady RATE per second
 //    for L seconds, one subscription; the time from each commit to its
 //    arrival at the receiver, p50 and p99.
-// Where the events come from: the PATCH itself when this build's RPCs write
-// their events; otherwise (before they do) the bench writes one event per
-// PATCH into the outbox from this process, through the store (emitEvent in
-// transact), right after the PATCH answers — a second writer on the database
-// (on SQLite, a second process taking turns at the write lock: far slower
-// than the same insert inside the PATCH's transaction), in every run but the
-// baseline. Latency is measured from the bench's
-// own commits (which a server learns of by polling, as it learns of another
-// instance's) and, when the RPCs write events, also from the PATCH request
-// (which wakes the server's worker at once; an upper bound, as it includes
-// the request).
+// The events come from the PATCH itself (UpdateGroup writes its event in its
+// transaction). Latency is measured from the bench's own commits (which a
+// server learns of by polling, as it learns of another instance's) and from
+// the PATCH request (which wakes the server's worker at once; an upper bound,
+// as it includes the request).
 // Servers pinned to core 0, load and receiver on core 1 (bench/api.ts's
 // layout); medians of R runs; server CPU per mutation from /proc.
 // Usage: npm run bench:events [-- --seconds S --connections C --runs R --rate N --latency-seconds L --database postgres://… (a fresh database)]
@@ -206,32 +200,14 @@ interface Setup {
   org: string;
   groups: string[];
   receiver: Receiver;
-  /** The PATCH writes its own event (the RPCs' events are in this build). */
-  restEmits: boolean;
-  /** The bench writes an event per PATCH (they do not, and this is not the baseline). */
-  benchEmits: boolean;
 }
 
 let seq = 0;
 
-/** One mutation: the PATCH, and, when the RPC writes none, the bench's event for it. */
+/** One mutation: the PATCH (which writes its event). */
 async function mutate(s: Setup, agent: http.Agent, worker: number): Promise<void> {
-  const group = s.groups[worker % s.groups.length];
-  const description = `d-${seq++}`;
-  const status = await patch(s.server.url, agent, s.token, group, description);
+  const status = await patch(s.server.url, agent, s.token, s.groups[worker % s.groups.length], `d-${seq++}`);
   if (status !== 200) throw new Error(`PATCH answered ${status}`);
-  if (s.benchEmits) {
-    await transact(s.store, (tx) =>
-      emitEvent(tx, {
-        type: 'api.iam.group.updated.v1',
-        audience: 'customer',
-        group: s.org,
-        subject: group,
-        body: { uid: group, description },
-        bodyType: 'berth.iam.v2.Group',
-      }),
-    );
-  }
 }
 
 async function closedLoop(s: Setup, seconds: number): Promise<{ count: number; latencies: number[] }> {
@@ -388,19 +364,13 @@ async function main(): Promise<void> {
   }
   const before = await outboxCount(store);
   await patch(server.url, new http.Agent(), token, groups[0], 'probe');
-  const restEmits = (await outboxCount(store)) > before;
+  if ((await outboxCount(store)) <= before) throw new Error('the PATCH wrote no event: UpdateGroup must emit api.iam.group.updated.v1');
 
   console.log(
     `\nevents: ${values.database ? 'PostgreSQL' : 'SQLite'}, ${CONNECTIONS} connections, ${SECONDS} s per measurement (after ${WARMUP_SECONDS} s warm-up), ${RUNS} runs (medians), ${PIN ? 'server on core 0, load and receiver on core 1' : 'not pinned'}`,
   );
-  console.log(
-    restEmits
-      ? 'events come from the PATCH itself (the RPC writes its event in its transaction)'
-      : 'the PATCH writes no event on this build: the bench writes one per PATCH into the outbox after it answers (a second writer, in every run)',
-  );
-  console.log(
-    `baseline: the same mutations without events (${restEmits ? 'a server whose outbox writes nothing: BERTH_BENCH_WITHOUT_EVENTS=1' : 'the PATCH alone'})\n`,
-  );
+  console.log('events come from the PATCH itself (the RPC writes its event in its transaction)');
+  console.log('baseline: the same mutations without events (a server whose outbox writes nothing: BERTH_BENCH_WITHOUT_EVENTS=1)\n');
 
   const figures: Record<number, Mutations[]> = { [WITHOUT]: [], 0: [], 1: [], 10: [] };
   const commits: Latency[] = [];
@@ -408,13 +378,13 @@ async function main(): Promise<void> {
   for (let run = 0; run < RUNS; run++) {
     await stopProcess(server.child);
     server = await startServer(true);
-    figures[WITHOUT].push(await mutations({ server, store, token, org, groups, receiver, restEmits, benchEmits: false }, 0));
+    figures[WITHOUT].push(await mutations({ server, store, token, org, groups, receiver }, 0));
     await stopProcess(server.child);
     server = await startServer();
-    const setup: Setup = { server, store, token, org, groups, receiver, restEmits, benchEmits: !restEmits };
+    const setup: Setup = { server, store, token, org, groups, receiver };
     for (const n of SUBSCRIPTION_COUNTS) figures[n].push(await mutations(setup, n));
     commits.push(await latencyFromCommits(setup));
-    if (restEmits) requests.push(await latencyFromRequests(setup));
+    requests.push(await latencyFromRequests(setup));
   }
   await stopProcess(server.child);
   await store.close();
@@ -443,9 +413,9 @@ async function main(): Promise<void> {
     );
   console.log(`\ncommit-to-delivery at ${RATE} events/s for ${LATENCY_SECONDS} s, 1 subscription:`);
   show('  committed by another process (the worker polls)', commits);
-  if (restEmits) show('  from the PATCH request (this process wakes its worker)', requests);
+  show('  from the PATCH request (this process wakes its worker)', requests);
   const worst = Math.min(...SUBSCRIPTION_COUNTS.map((n) => (100 * m(n, (x) => x.perSecond)) / base));
-  const p99 = Math.max(median(commits.map((l) => l.p99)), ...(restEmits ? [median(requests.map((l) => l.p99))] : []));
+  const p99 = Math.max(median(commits.map((l) => l.p99)), median(requests.map((l) => l.p99)));
   console.log(
     `\naims: writes with events ≥ 80 % of the baseline (lowest here ${worst.toFixed(0)} %); commit-to-delivery p99 ≤ 250 ms at ${RATE} events/s (${p99.toFixed(1)} ms)`,
   );

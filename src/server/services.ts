@@ -47,7 +47,7 @@ export interface ServiceEntry {
   preflights?: Preflights;
 }
 
-/** A method left out of `impl` answers UNIMPLEMENTED (the guard wraps only what is there). */
+/** One served service: its implementation must answer every method the proto declares. */
 function entry<S extends DescService>(service: S, impl: ServiceImpl<S>, preflights?: Preflights): ServiceEntry {
   return { service, impl: impl as unknown as ServiceImpl<DescService>, preflights };
 }
