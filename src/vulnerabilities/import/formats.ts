@@ -22,12 +22,20 @@ export interface Format {
 
 const isYamlName = (name: string) => /\.ya?ml$/i.test(name);
 
+/** Files read ahead while one is parsed and written (the disk and the CPU overlap). */
+const READ_AHEAD = 8;
+
 async function* readYaml(path: string, opts: FormatOptions): AsyncIterable<SourceFile> {
+  const parse = (f: string, bytes: Uint8Array) =>
+    parseYamlAdvisories(f, bytes, { architectures: opts.architectures, namespace: opts.namespace, author: opts.author });
+  const pending: Promise<SourceFile>[] = [];
   for await (const file of walkFiles(path, isYamlName)) {
-    yield await readSourceFile(file, opts, (f, bytes) =>
-      parseYamlAdvisories(f, bytes, { architectures: opts.architectures, namespace: opts.namespace, author: opts.author }),
-    );
+    const next = readSourceFile(file, opts, parse);
+    next.catch(() => {}); // awaited below, in order; this only keeps an early rejection from going unhandled
+    pending.push(next);
+    if (pending.length >= READ_AHEAD) yield await pending.shift()!;
   }
+  while (pending.length > 0) yield await pending.shift()!;
 }
 
 export const FORMATS: Record<FormatName, Format> = {

@@ -7,6 +7,7 @@
 // docs/advisories.md).
 import { isAlias, isMap, isScalar, isSeq, LineCounter, type Node, parseDocument, type Scalar, type YAMLMap } from 'yaml';
 import { ALIAS_ID, CGA_ID } from '../advisory-ids.js';
+import { parseSimpleYaml } from './yaml-fast-path.js';
 import { type EventKind, FALSE_POSITIVE_TYPES } from '../event-kinds.js';
 import { ImportError, type JsonObject, type NormalizedAdvisory, type NormalizedEvent, PACKAGE_COMPONENT } from './normalized-advisory.js';
 
@@ -19,6 +20,8 @@ export interface YamlParseOptions {
   now?: number;
   /** Author of the rows and events (default import:yaml). */
   author?: string;
+  /** false: always use the general YAML parser (tests compare both paths). */
+  fastPath?: boolean;
 }
 
 /** Files larger than this are refused before parsing. */
@@ -45,6 +48,11 @@ const SCHEMA_VERSION = /^(\d+)(\.\d+){0,2}$/;
 export function parseYamlAdvisories(file: string, content: string | Uint8Array, opts: YamlParseOptions): NormalizedAdvisory[] {
   const p = new YamlReader(file);
   const text = p.decode(content);
+  const fast = opts.fastPath === false ? undefined : parseSimpleYaml(text);
+  if (fast) {
+    p.lines = fast.lines;
+    return p.document(fast.root, opts);
+  }
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, schema: 'failsafe', uniqueKeys: true, prettyErrors: true, strict: true, keepSourceTokens: false });
   p.lines = lines;
