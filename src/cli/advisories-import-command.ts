@@ -32,7 +32,7 @@ Idempotent: advisory and event uids come from their content, so importing
 the same files again changes nothing (and files whose content hash is stored
 are skipped without parsing). Events missing upstream are kept unless
 --prune, which also deletes the advisories of this format that the input no
-longer produces: give it the whole feed. --dry-run reports the same summary
+longer produces: give it the whole feed (--prune reads every file). --dry-run reports the same summary
 and writes nothing.
 
 A refused file stops the run with "file:line: message" and exit status 1;

@@ -112,7 +112,9 @@ export async function importFiles(store: Store, opts: ImportOptions): Promise<Im
       namespace: opts.namespace,
       fingerprint,
       author,
-      isUnchanged: (file, hash) => !opts.force && stored.get(file) === hash,
+      // --prune reads every file: an unchanged file may still hold advisories an earlier run without --prune
+      // kept after they left it, and only its rows say which of the stored ones are still in it.
+      isUnchanged: (file, hash) => !opts.force && !opts.prune && stored.get(file) === hash,
     };
     let batch: SourceFile[] = [];
     let batchRows = 0;
