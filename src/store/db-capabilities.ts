@@ -2,6 +2,7 @@
 // SQLite from PostgreSQL. Migrations and queries ask this object instead of
 // comparing dialect names.
 import { type Kysely, PostgresAdapter, type RawBuilder, sql } from 'kysely';
+import type { Database } from './database.js';
 
 /**
  * A row lock taken by a SELECT inside a transaction, held to its end. 'share'
@@ -79,6 +80,13 @@ export interface DatabaseCapabilities {
    * `skipLocked` to know whether several workers can claim at once).
    */
   claimRows<Q extends ClaimableQuery<Q>>(q: Q): Q;
+  /**
+   * For a process that bulk-writes (berth advisories import): a page cache of
+   * `mib` on the connection of `ex`, so random-order index inserts stay in
+   * memory (SQLite's default is 2 MiB); PostgreSQL's shared buffers are the
+   * server's, nothing to do.
+   */
+  bulkWriteCache(ex: Kysely<Database>, mib: number): Promise<void>;
 }
 
 export const SQLITE: DatabaseCapabilities = {
@@ -110,6 +118,9 @@ export const SQLITE: DatabaseCapabilities = {
   unindexed: (column) => sql<string>`+${sql.ref(column)}`,
   lockRows: (q) => q,
   claimRows: (q) => q,
+  async bulkWriteCache(ex, mib) {
+    await sql`pragma cache_size = ${sql.lit(-Math.round(mib * 1024))}`.execute(ex);
+  },
 };
 
 export const POSTGRES: DatabaseCapabilities = {
@@ -147,6 +158,7 @@ export const POSTGRES: DatabaseCapabilities = {
   },
   lockRows: (q, mode) => (mode === 'exclusive' ? q.forUpdate() : q.forKeyShare()),
   claimRows: (q) => q.forUpdate().skipLocked(),
+  bulkWriteCache: async () => undefined,
 };
 
 /**

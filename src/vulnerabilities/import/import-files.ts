@@ -4,9 +4,7 @@
 // (with --prune) and writes the one advisories.imported event. --dry-run runs
 // the same work in one transaction that is rolled back, so its summary is
 // what a real run would report.
-import { sql } from 'kysely';
 import { nowIso } from '../../core/clock.js';
-import { SQLITE } from '../../store/db-capabilities.js';
 import { emitEvent } from '../../events/outbox.js';
 import type { Store } from '../../store/store.js';
 import { transact, type Tx } from '../../store/transact.js';
@@ -94,9 +92,8 @@ export async function importFiles(store: Store, opts: ImportOptions): Promise<Im
 
   const run = async (inTx: <T>(work: (tx: Tx) => Promise<T>) => Promise<T>): Promise<void> => {
     const group = await inTx(async (tx) => {
-      // SQLite's default page cache (2 MiB) makes the random-order index inserts of a large import wait on
-      // the disk; this process is the importer only, so its writer connection gets a large one.
-      if (store.caps === SQLITE) await sql`pragma cache_size = -262144`.execute(tx);
+      // This process only imports: a large page cache keeps the random-order index inserts off the disk.
+      await store.caps.bulkWriteCache(tx, 256);
       return resolveFeedGroup(tx, opts.feedGroup);
     });
     summary.feedGroup = group.uid;
