@@ -3,6 +3,7 @@
 // error (with its line), nesting deep enough to exhaust the stack, NUL in a
 // string or key, an oversized string. Plus small typed field readers that
 // turn a wrong shape into an ImportError naming the field.
+import { jsonErrorOffset, lineAt } from './json-error-position.js';
 import { ImportError, type JsonObject, type JsonValue } from './normalized-advisory.js';
 
 /** Largest file (or uncompressed zip entry) an importer reads. */
@@ -23,23 +24,10 @@ export function parseJsonBytes(file: string, bytes: Uint8Array): JsonValue {
   try {
     value = JSON.parse(text) as JsonValue;
   } catch (err) {
-    throw new ImportError(file, syntaxErrorLine(text, err), `invalid JSON: ${err instanceof Error ? err.message : String(err)}`);
+    throw new ImportError(file, lineAt(text, jsonErrorOffset(text)), `invalid JSON: ${err instanceof Error ? err.message : String(err)}`);
   }
   checkValue(file, value, 0);
   return value;
-}
-
-// V8 says "… at position N (line L column C)"; older ones only the position.
-function syntaxErrorLine(text: string, err: unknown): number {
-  const message = err instanceof Error ? err.message : '';
-  const line = /\(line (\d+) column \d+\)/.exec(message);
-  if (line) return Number(line[1]);
-  const position = /at position (\d+)/.exec(message);
-  if (!position) return 0;
-  let n = 1;
-  const end = Math.min(Number(position[1]), text.length);
-  for (let i = 0; i < end; i++) if (text.charCodeAt(i) === 10) n++;
-  return n;
 }
 
 function checkString(file: string, s: string): void {
