@@ -144,7 +144,10 @@ export function generateAdvisories(seed: number, opts: GeneratorOptions): Genera
           }
         } else {
           const kind = NON_DETECTION_KINDS[kindCounter++ % NON_DETECTION_KINDS.length];
-          const note = rnd() < 0.7 ? `note ${d}.${a}.${e}: ${pick(['upstream says so', 'see the changelog', 'needs a rebuild', 'not reachable'])}` : '';
+          // The *-not-planned and pending-upstream-fix events carry a note (the schema requires one); the others may.
+          const needsNote = kind === 'analysis-not-planned' || kind === 'fix-not-planned' || kind === 'pending-upstream-fix';
+          const note =
+            needsNote || rnd() < 0.7 ? `note ${d}.${a}.${e}: ${pick(['upstream says so', 'see the changelog', 'needs a rebuild', 'not reachable'])}` : '';
           const withNote = (p: JsonObject): JsonObject => (note ? { ...p, note } : p);
           if (kind === 'fixed') events.push(event(kind, { fixedVersion: `${1 + int(5)}.${int(20)}.${int(10)}-r${int(8)}` }));
           else if (kind === 'false-positive-determination')
