@@ -3,8 +3,13 @@
 // SourceFile values, and how --format auto recognises a path. Each format's
 // parser lives in its own module; this table is the one place they meet.
 import { open, stat } from 'node:fs/promises';
-import { ImportError } from './normalized-advisory.js';
-import { type FormatOptions, readSourceFile, type SourceFile, walkFiles } from './source-file.js';
+import type { FormatOptions as JsonFormatOptions } from './imported-event.js';
+import { readJsonSources } from './json-sources.js';
+import { ImportError, type ParsedFile } from './normalized-advisory.js';
+import { parseOpenVexBytes } from './openvex-advisories.js';
+import { parseOsvBytes } from './osv-advisories.js';
+import { parseSecdbBytes } from './secdb-advisories.js';
+import { type FormatOptions, readSourceFile, type SourceFile, sourceFromBytes, walkFiles } from './source-file.js';
 import { parseYamlAdvisories } from './yaml-advisories.js';
 
 export const FORMAT_NAMES = ['yaml', 'osv', 'secdb', 'openvex'] as const;
@@ -38,15 +43,24 @@ async function* readYaml(path: string, opts: FormatOptions): AsyncIterable<Sourc
   while (pending.length > 0) yield await pending.shift()!;
 }
 
+/** A JSON format's reader: a file, a directory of *.json or a zip of them (json-sources.ts), each through `parse`. */
+function jsonReader(parse: (file: string, bytes: Uint8Array, opts: JsonFormatOptions) => ParsedFile): FormatReader {
+  return async function* (path, opts) {
+    const parseOpts = { arch: opts.architectures, namespace: opts.namespace };
+    for await (const source of readJsonSources(path))
+      yield sourceFromBytes(source.file, source.bytes, opts, (f, bytes) => parse(f, bytes, parseOpts).advisories);
+  };
+}
+
 export const FORMATS: Record<FormatName, Format> = {
   yaml: { read: readYaml, looksLike: (name) => isYamlName(name) },
-  // OSV, secdb and OpenVEX readers: src/vulnerabilities/import/{osv,secdb,openvex}*.ts set `read` here.
   osv: {
+    read: jsonReader(parseOsvBytes),
     looksLike: (name, head) =>
       /\.zip$/i.test(name) || (/\.json$/i.test(name) && /"(schema_version|affected|modified)"\s*:/.test(head) && !/openvex/.test(head)),
   },
-  secdb: { looksLike: (name, head) => /\.json$/i.test(name) && /"(apkurl|secfixes|reponame)"\s*:/.test(head) },
-  openvex: { looksLike: (name, head) => /\.json$/i.test(name) && /openvex\.dev\/ns/.test(head) },
+  secdb: { read: jsonReader(parseSecdbBytes), looksLike: (name, head) => /\.json$/i.test(name) && /"(apkurl|secfixes|reponame)"\s*:/.test(head) },
+  openvex: { read: jsonReader(parseOpenVexBytes), looksLike: (name, head) => /\.json$/i.test(name) && /openvex\.dev\/ns/.test(head) },
 };
 
 const DETECT_ORDER: readonly FormatName[] = ['yaml', 'openvex', 'secdb', 'osv'];
