@@ -2,8 +2,10 @@
 // subcommand lives in its own module and adds itself to this group.
 import type { Command } from 'commander';
 import { advisoriesImportCommand } from './advisories-import-command.js';
+import { registerAdvisoryQueryCommands } from './advisories-list-command.js';
 
 export function advisoriesCommand(program: Command): void {
-  const group = program.command('advisories').description('Security advisories: import the published feeds (YAML, OSV, secdb, OpenVEX) into the store');
+  const group = program.command('advisories').description('Security advisories: import the published feeds (YAML, OSV, secdb, OpenVEX) into the store, list and show them');
   advisoriesImportCommand(group);
+  registerAdvisoryQueryCommands(group);
 }
