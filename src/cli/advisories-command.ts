@@ -5,7 +5,9 @@ import { advisoriesImportCommand } from './advisories-import-command.js';
 import { registerAdvisoryQueryCommands } from './advisories-list-command.js';
 
 export function advisoriesCommand(program: Command): void {
-  const group = program.command('advisories').description('Security advisories: import the published feeds (YAML, OSV, secdb, OpenVEX) into the store, list and show them');
+  const group = program
+    .command('advisories')
+    .description('Security advisories: import the published feeds (YAML, OSV, secdb, OpenVEX) into the store, list and show them');
   advisoriesImportCommand(group);
   registerAdvisoryQueryCommands(group);
 }

@@ -20,7 +20,7 @@ describe('advisories API', () => {
   let berth: Berth;
   let token: string;
   const api = (method: string, path: string, body?: unknown, as: string | null = token) => rest(berth.url, method, path, { token: as ?? undefined, body });
-  const ok = async (p: Promise<{ status: number; text: string; json: any }>) => {
+  const ok = async (p: ReturnType<typeof api>) => {
     const r = await p;
     assert.equal(r.status, 200, r.text);
     return r.json;
