@@ -4,6 +4,7 @@
 // enums and well-known types are checked in one place.
 import type { DescField, DescMessage, JsonObject, JsonValue, Message } from '@bufbuild/protobuf';
 import { create, mergeFromJson } from '@bufbuild/protobuf';
+import { ConnectError } from '@connectrpc/connect';
 import { badRequest } from '../../core/request-errors.js';
 import { badBody } from '../errors.js';
 import { maskFromJsonKeys } from '../../core/field-mask.js';
@@ -190,10 +191,11 @@ export function buildRequest(
       }
     }
   } else {
-    const fromQuery = queryToJson(schema, query, domain);
     try {
-      mergeFromJson(schema, msg, fromQuery, opts);
+      mergeFromJson(schema, msg, queryToJson(schema, query, domain), opts);
     } catch (err) {
+      // queryToJson's own errors already name their field.
+      if (err instanceof ConnectError) throw err;
       throw decodeError(err, domain, 'query');
     }
     if (route.body !== '') {
