@@ -3,9 +3,13 @@
 import type { Command } from 'commander';
 import { advisoriesImportCommand } from './advisories-import-command.js';
 import { registerImportMetadataCommand } from './advisories-import-metadata-command.js';
+import { registerAdvisoryQueryCommands } from './advisories-list-command.js';
 
 export function advisoriesCommand(program: Command): void {
-  const group = program.command('advisories').description('Security advisories: import the published feeds (YAML, OSV, secdb, OpenVEX) into the store');
+  const group = program
+    .command('advisories')
+    .description('Security advisories: import the published feeds (YAML, OSV, secdb, OpenVEX) into the store, list and show them');
   advisoriesImportCommand(group);
   registerImportMetadataCommand(group);
+  registerAdvisoryQueryCommands(group);
 }

@@ -12,7 +12,8 @@ export interface ApiOptions {
   output: OutputFormat;
 }
 
-type Query = Record<string, string | number | undefined>;
+/** Query parameters; an array repeats its key (artifactNames=a&artifactNames=b), as the API reads repeated filters. */
+export type Query = Record<string, string | number | readonly string[] | undefined>;
 
 /** An error answer of the API: its HTTP status and the message of its body. */
 export class ApiCallError extends Error {
@@ -32,7 +33,10 @@ export class ApiClient {
 
   async call<T = Record<string, unknown>>(method: string, path: string, opts: { query?: Query; body?: unknown } = {}): Promise<T> {
     const url = new URL(path, `${this.base}/`);
-    for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined && v !== '') url.searchParams.set(k, String(v));
+    for (const [k, v] of Object.entries(opts.query ?? {})) {
+      if (Array.isArray(v)) for (const x of v) url.searchParams.append(k, x);
+      else if (v !== undefined && v !== '') url.searchParams.set(k, String(v));
+    }
     const headers: Record<string, string> = { authorization: `Bearer ${this.token}`, accept: 'application/json' };
     if (opts.body !== undefined) headers['content-type'] = 'application/json';
     const res = await reach(this.base, url, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });

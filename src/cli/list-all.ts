@@ -1,6 +1,6 @@
 // Walks a v2 List endpoint page by page, following nextPageToken to the end,
 // bounded so a runaway listing cannot eat the terminal or memory.
-import type { ApiClient } from './api-client.js';
+import type { ApiClient, Query } from './api-client.js';
 
 export const MAX_ITEMS = 10_000;
 const MAX_PAGE_SIZE = 200;
@@ -11,13 +11,7 @@ function pageSize(): number {
   return Number.isInteger(n) && n >= 1 && n <= MAX_PAGE_SIZE ? n : MAX_PAGE_SIZE;
 }
 
-export async function listAll<T>(
-  client: ApiClient,
-  path: string,
-  itemsKey: string,
-  query: Record<string, string | undefined> = {},
-  limit = MAX_ITEMS,
-): Promise<T[]> {
+export async function listAll<T>(client: ApiClient, path: string, itemsKey: string, query: Query = {}, limit = MAX_ITEMS): Promise<T[]> {
   const items: T[] = [];
   let pageToken: string | undefined;
   const seen = new Set<string>();

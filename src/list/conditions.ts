@@ -84,3 +84,50 @@ export function inSubtrees(uids: readonly string[], self: boolean, column?: { na
     },
   };
 }
+
+/**
+ * A sub-query term: EXISTS (or, negated, NOT EXISTS) of the query `subquery`
+ * writes, which may refer to the listed table's columns (a correlated
+ * sub-query). `name` must be unique to the sub-query's SQL; the number of
+ * values is part of the shape, and `subquery` must use each value only as a value.
+ */
+export function exists(
+  name: string,
+  values: readonly unknown[],
+  subquery: (eb: AnyEB, values: readonly unknown[]) => Expression<unknown>,
+  negate = false,
+): Condition {
+  return {
+    shape: `${negate ? 'not exists' : 'exists'} ${name} ${values.length}`,
+    values,
+    where: (eb, vs) => (negate ? eb.not(eb.exists(subquery(eb, vs))) : eb.exists(subquery(eb, vs))),
+  };
+}
+
+/** `column IN (subquery)`: for sub-queries selective enough that the database should start from them (exact ids). */
+export function inSubquery(
+  column: string,
+  name: string,
+  values: readonly unknown[],
+  subquery: (eb: AnyEB, values: readonly unknown[]) => Expression<unknown>,
+): Condition {
+  return { shape: `${column} in ${name} ${values.length}`, values, where: (eb, vs) => eb(column, 'in', subquery(eb, vs) as never) };
+}
+
+/** LIKE's wildcards and its escape character, escaped (for ESCAPE '\'). */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/**
+ * `column` contains `text` as a substring, compared as stored (a
+ * case-insensitive search lower-cases both sides beforehand). Both databases
+ * read the pattern the same way with an explicit ESCAPE.
+ */
+export function contains(column: string, text: string): Condition {
+  return {
+    shape: `${column} contains`,
+    values: [`%${escapeLike(text)}%`],
+    where: (_eb, [v]) => sql<SqlBool>`${sql.ref(column)} like ${v} escape '\\'`,
+  };
+}

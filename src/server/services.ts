@@ -19,6 +19,10 @@ import { TermsService } from '../gen/berth/iam/v2/terms_pb.js';
 import { RegistryService } from '../gen/berth/registry/v1/registry_pb.js';
 import { SubscriptionsService } from '../gen/berth/events/v2/subscriptions_pb.js';
 import { SubscriptionsService as SubscriptionsV1Service } from '../gen/berth/events/v1/subscriptions_pb.js';
+import { AdvisoriesService } from '../gen/berth/vulnerabilities/v2/advisories_pb.js';
+import { AdvisoriesService as AdvisoriesV1Service } from '../gen/berth/vulnerabilities/v1/advisories_pb.js';
+import { advisoriesService } from '../vulnerabilities/advisories/service.js';
+import { advisoriesV1Service } from '../vulnerabilities/advisories-v1/service.js';
 import { subscriptionsService } from '../events/subscriptions/service.js';
 import { subscriptionsV1Service } from '../events/subscriptions-v1/service.js';
 import { accountAssociationsService } from '../iam/account-associations/service.js';
@@ -71,6 +75,8 @@ export const SERVICES: readonly DescService[] = [
   AuthService,
   SubscriptionsService,
   SubscriptionsV1Service,
+  AdvisoriesService,
+  AdvisoriesV1Service,
 ];
 
 export function allServices(deps: ServiceDeps): ServiceEntry[] {
@@ -92,5 +98,7 @@ export function allServices(deps: ServiceDeps): ServiceEntry[] {
     entry(AuthService, authService(deps)),
     entry(SubscriptionsService, subscriptionsService(deps)),
     entry(SubscriptionsV1Service, subscriptionsV1Service(deps)),
+    entry(AdvisoriesService, advisoriesService(deps)),
+    entry(AdvisoriesV1Service, advisoriesV1Service(deps)),
   ];
 }

@@ -31,6 +31,7 @@ import { RolesService } from '../../src/gen/berth/iam/v2/roles_pb.js';
 import { TermsService } from '../../src/gen/berth/iam/v2/terms_pb.js';
 import { ReposService } from '../../src/gen/berth/registry/v2/repos_pb.js';
 import { TagsService } from '../../src/gen/berth/registry/v2/tags_pb.js';
+import { AdvisoriesService as AdvisoriesV1Service } from '../../src/gen/berth/vulnerabilities/v1/advisories_pb.js';
 import { SERVICES } from '../../src/server/services.js';
 import type { Store } from '../../src/store/store.js';
 import { grpcClient, identityWithRole, ownerToken, rest, type RestResult } from '../harness/api-client.js';
@@ -125,6 +126,8 @@ describe('every mutating RPC emits its event', () => {
   let repo = '';
   let tag = '';
   let digest = '';
+  let advisory = '';
+  let advisoryEvent = '';
 
   const cases: Case[] = [
     {
@@ -346,6 +349,65 @@ describe('every mutating RPC emits its event', () => {
       method: ReposService.method.deleteRepo,
       call: () => call('DELETE', `/registry/v2/repos/${repo}`),
       expect: () => ({ group: berth.orgUid, subject: repo }),
+    },
+    {
+      method: AdvisoriesV1Service.method.create,
+      call: async () => {
+        const r = await call('POST', '/vulnerabilities/v1/advisories', {
+          parentId: folder,
+          advisory: {
+            artifactType: 'apk',
+            artifactName: 'events-pkg',
+            artifactArchitecture: 'x86_64',
+            componentName: 'events-pkg',
+            componentType: 'apk',
+            componentLocation: './PKGINFO',
+            aliases: ['CVE-2024-0001'],
+          },
+        });
+        advisory = r.json?.id ?? '';
+        return r;
+      },
+      expect: () => ({ group: folder, subject: advisory }),
+      body: (b) => assert.equal(b.id, advisory),
+    },
+    {
+      method: AdvisoriesV1Service.method.update,
+      call: () =>
+        call('PUT', `/vulnerabilities/v1/advisories/${advisory}`, {
+          artifactType: 'apk',
+          artifactName: 'events-pkg',
+          artifactArchitecture: 'x86_64',
+          componentName: 'events-lib',
+          componentType: 'go-module',
+          componentLocation: '/usr/bin/x',
+          aliases: ['CVE-2024-0002'],
+        }),
+      expect: () => ({ group: folder, subject: advisory }),
+      body: (b) => assert.deepEqual(b.aliases, ['CVE-2024-0002']),
+    },
+    {
+      method: AdvisoriesV1Service.method.createAdvisoryEvent,
+      call: async () => {
+        const r = await call('POST', `/vulnerabilities/v1/advisories/${advisory}/events`, { advisoryEvent: { fixed: { fixedVersion: '1.0.0-r1' } } });
+        advisoryEvent = r.json?.id ?? '';
+        return r;
+      },
+      expect: () => ({ group: folder, subject: advisoryEvent }),
+      body: (b) => assert.equal(b.status, 'PENDING'),
+    },
+    {
+      method: AdvisoriesV1Service.method.updateAdvisoryEvent,
+      // The author edits the payload of their pending event.
+      call: () => call('PUT', `/vulnerabilities/v1/advisory_events/${advisoryEvent}`, { fixed: { fixedVersion: '1.0.1-r0' } }),
+      expect: () => ({ group: folder, subject: advisoryEvent }),
+      body: (b) => assert.deepEqual(b.fixed, { fixedVersion: '1.0.1-r0' }),
+    },
+    {
+      method: AdvisoriesV1Service.method.delete,
+      call: () => call('DELETE', `/vulnerabilities/v1/advisories/${advisory}`),
+      expect: () => ({ group: folder, subject: advisory }),
+      body: (b) => assert.deepEqual(b, { id: advisory }),
     },
     {
       method: RolesService.method.deleteRole,

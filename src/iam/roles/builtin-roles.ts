@@ -105,6 +105,10 @@ const OWNER = [
   'libraries.javascript.list',
   'libraries.javascript.create',
   'terms.accept',
+  'advisories.create',
+  'advisories.update',
+  'advisories.delete',
+  'advisories.approve',
 ];
 const LIMITED_OWNER = [...VIEWER, 'identity.create', 'role_bindings.create'];
 

@@ -4,6 +4,7 @@
 // enums and well-known types are checked in one place.
 import type { DescField, DescMessage, JsonObject, JsonValue, Message } from '@bufbuild/protobuf';
 import { create, mergeFromJson } from '@bufbuild/protobuf';
+import { ConnectError } from '@connectrpc/connect';
 import { badRequest } from '../../core/request-errors.js';
 import { badBody } from '../errors.js';
 import { maskFromJsonKeys } from '../../core/field-mask.js';
@@ -31,11 +32,16 @@ function fieldByKey(schema: DescMessage, key: string): DescField | undefined {
   return schema.fields.find((f) => f.name === key || f.jsonName === key);
 }
 
-/** Converts one query value to the JSON form protobuf-es expects for the field. */
-function queryValue(field: DescField, raw: string): JsonValue {
+/** Converts one query value to the JSON form protobuf-es expects for the field (`path` names it in errors). */
+function queryValue(field: DescField, raw: string, path: string, domain: string): JsonValue {
   const scalarOrEnum = field.fieldKind === 'list' ? field.listKind : field.fieldKind;
   if (scalarOrEnum === 'enum' && /^-?\d+$/.test(raw)) return Number(raw);
   if (isCapabilityField(field)) return capabilityJsonValue(raw);
+  const enumType = field.fieldKind === 'enum' || (field.fieldKind === 'list' && field.listKind === 'enum') ? field.enum : undefined;
+  if (enumType && !enumType.values.some((v) => v.name === raw)) {
+    // Said here, where the field's name is known: the JSON decoder's message names only the enum.
+    throw badRequest(domain, [{ field: path, description: `"${raw.slice(0, 80)}" is not a value of ${enumType.typeName} (a name or a number)` }]);
+  }
   if (scalarOrEnum === 'scalar') {
     const t = field.fieldKind === 'list' || field.fieldKind === 'scalar' ? field.scalar : undefined;
     if (t === 8 /* BOOL */) return raw === 'true' || raw === '1' ? true : raw === 'false' || raw === '0' ? false : raw;
@@ -69,7 +75,8 @@ function queryToJson(schema: DescMessage, query: URLSearchParams, domain: string
         desc = f.message;
         continue;
       }
-      const value = isFieldMask(f) ? camelMask(raw) : f.fieldKind === 'message' ? raw : queryValue(f, raw);
+      const path = [...parts.slice(0, i), f.name].join('.');
+      const value = isFieldMask(f) ? camelMask(raw) : f.fieldKind === 'message' ? raw : queryValue(f, raw, path, domain);
       if (isFieldMask(f) && typeof target[f.jsonName] === 'string') {
         target[f.jsonName] = `${target[f.jsonName] as string},${value as string}`; // updateMask=a&updateMask=b
       } else if (f.fieldKind === 'list') {
@@ -187,6 +194,8 @@ export function buildRequest(
     try {
       mergeFromJson(schema, msg, queryToJson(schema, query, domain), opts);
     } catch (err) {
+      // queryToJson's own errors already name their field.
+      if (err instanceof ConnectError) throw err;
       throw decodeError(err, domain, 'query');
     }
     if (route.body !== '') {
