@@ -4,10 +4,11 @@
 // string or key, an oversized string. Plus small typed field readers that
 // turn a wrong shape into an ImportError naming the field.
 import { jsonErrorOffset, lineAt } from './json-error-position.js';
+import { MAX_SOURCE_BYTES } from './source-file.js';
 import { ImportError, type JsonObject, type JsonValue } from './normalized-advisory.js';
 
-/** Largest file (or uncompressed zip entry) an importer reads. */
-export const MAX_INPUT_BYTES = 64 * 1024 * 1024;
+/** Largest file (or uncompressed zip entry) an importer reads: the one bound of source-file.ts. */
+export const MAX_INPUT_BYTES = MAX_SOURCE_BYTES;
 /** Largest single string in a document (a details text of an OSV record is a few KiB). */
 const MAX_STRING = 1024 * 1024;
 const MAX_DEPTH = 64;

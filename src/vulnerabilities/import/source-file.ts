@@ -29,8 +29,8 @@ export interface FormatOptions {
   author: string;
 }
 
-/** Files larger than this are refused (every format). */
-export const MAX_SOURCE_BYTES = 16 * 1024 * 1024;
+/** Files (and uncompressed zip entries) larger than this are refused, in every format; YAML has a lower bound of its own (MAX_YAML_BYTES). */
+export const MAX_SOURCE_BYTES = 64 * 1024 * 1024;
 const MAX_FILES = 1_000_000;
 const MAX_DEPTH = 32;
 

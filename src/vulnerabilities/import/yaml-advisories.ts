@@ -24,7 +24,7 @@ export interface YamlParseOptions {
   fastPath?: boolean;
 }
 
-/** Files larger than this are refused before parsing. */
+/** YAML files larger than this are refused before parsing (the parser's memory is several times the text). */
 export const MAX_YAML_BYTES = 16 * 1024 * 1024;
 const MAX_STRING = 4096;
 const FUTURE_SLACK_MS = 2 * 3600 * 1000;
