@@ -5,6 +5,7 @@
 // RPC has no paging, so it is bounded: `id` or `cves` is required (the whole
 // feed is what one imports, not what one lists), and a request matching more
 // than MAX_ROWS advisory rows or MAX_EVENTS approved events is refused.
+// Advisories with no approved event (nothing published yet) are left out.
 import { create } from '@bufbuild/protobuf';
 import type { FieldViolation } from '../../core/api-error.js';
 import {
@@ -135,19 +136,14 @@ export async function listDocuments(store: Store, req: ListDocumentsRequest): Pr
     store,
     [...docs.values()].flatMap((d) => [...d.values()].flatMap((a) => a.uids)),
   );
-  const documents = [...docs].map(([origin, advisories]) =>
-    create(DocumentSchema, {
-      id: origin,
-      advisories: [...advisories].map(
-        ([advisoryId, a]): DocumentAdvisory =>
-          create(DocumentAdvisorySchema, {
-            id: advisoryId,
-            aliases: [...a.aliases].sort(),
-            packageNamespace: a.namespace,
-            events: mergedEvents(a, events),
-          }),
-      ),
-    }),
-  );
+  // An advisory nobody approved anything on is not published yet; a package with none such has no document.
+  const documents = [...docs].flatMap(([origin, merged]) => {
+    const advisories = [...merged].flatMap(([advisoryId, a]): DocumentAdvisory[] => {
+      const evs = mergedEvents(a, events);
+      if (evs.length === 0) return [];
+      return [create(DocumentAdvisorySchema, { id: advisoryId, aliases: [...a.aliases].sort(), packageNamespace: a.namespace, events: evs })];
+    });
+    return advisories.length === 0 ? [] : [create(DocumentSchema, { id: origin, advisories })];
+  });
   return create(ListDocumentsResponseSchema, { documents });
 }
