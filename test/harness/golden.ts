@@ -1,6 +1,7 @@
 // Golden files: a response compared with a checked-in JSON file under
 // test/golden/. UPDATE_GOLDEN=1 rewrites the files from what the server
-// answers (check the diff by eye before committing it).
+// answers (check the diff by eye, then `npx biome check --write test/golden`
+// to format them as the repository does; comparison is of the parsed JSON).
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
