@@ -1,6 +1,7 @@
 // The berth command.
 import { Command } from 'commander';
 import { adminCommand } from './admin-command.js';
+import { advisoriesCommand } from './advisories-command.js';
 import { authCommand } from './auth-command.js';
 import { eventsCommand } from './events-command.js';
 import { iamCommand } from './iam-command.js';
@@ -11,7 +12,9 @@ import { serveCommand } from './serve-command.js';
 const program = new Command();
 program
   .name('berth')
-  .description('Berth: a self-hosted container platform. Run the server, get tokens, manage IAM, images and event subscriptions, collect registry garbage.')
+  .description(
+    'Berth: a self-hosted container platform. Run the server, get tokens, manage IAM, images and event subscriptions, collect registry garbage, import security advisories.',
+  )
   .version('0.1.0')
   .showHelpAfterError();
 serveCommand(program);
@@ -20,6 +23,7 @@ iamCommand(program);
 imagesCommand(program);
 eventsCommand(program);
 registryCommand(program);
+advisoriesCommand(program);
 adminCommand(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {

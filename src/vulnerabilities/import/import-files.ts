@@ -1,0 +1,220 @@
+// One import run of one format: resolves the feed group, streams the
+// format's files through the writer a transaction per batch of files, skips
+// files whose hash is stored, records the new hashes, and at the end prunes
+// (with --prune) and writes the one advisories.imported event. --dry-run runs
+// the same work in one transaction that is rolled back, so its summary is
+// what a real run would report.
+import { nowIso } from '../../core/clock.js';
+import { emitEvent } from '../../events/outbox.js';
+import type { Store } from '../../store/store.js';
+import { transact, type Tx } from '../../store/transact.js';
+import { type BatchResult, type FileCounts, pruneAdvisories, writeBatch } from './advisory-writer.js';
+import { resolveFeedGroup } from './feed-group.js';
+import { ImportError, type NormalizedAdvisory } from './normalized-advisory.js';
+import type { FormatOptions, SourceFile } from './source-file.js';
+
+export const IMPORTED_EVENT = 'api.vulnerabilities.advisories.imported.v1';
+
+export interface ImportOptions {
+  /** The format name: advisories.source, the file-key prefix, the author "import:<source>". */
+  source: string;
+  /** Reads the inputs; called once the stored hashes are known. */
+  read: (opts: FormatOptions) => AsyncIterable<SourceFile>;
+  architectures: readonly string[];
+  namespace: string;
+  feedGroup?: string;
+  dryRun: boolean;
+  prune: boolean;
+  /** Re-read files whose hash is stored. */
+  force?: boolean;
+  /** Files per transaction (default 200) and advisory rows per transaction (default 4000), whichever comes first. */
+  batchFiles?: number;
+  batchAdvisories?: number;
+  onProgress?: (p: ImportProgress) => void;
+}
+
+export interface ImportProgress {
+  files: number;
+  skipped: number;
+  advisories: number;
+  events: number;
+  added: number;
+  changed: number;
+}
+
+export interface ImportSummary {
+  source: string;
+  feedGroup: string;
+  feedGroupCreated: boolean;
+  dryRun: boolean;
+  files: number;
+  skippedFiles: number;
+  added: number;
+  changed: number;
+  removed: number;
+  unchanged: number;
+  eventsAdded: number;
+  eventsRemoved: number;
+  /** Advisory rows and events read from the changed files. */
+  rowsRead: number;
+  eventsRead: number;
+  perFile: FileCounts[];
+  /** The refused input that stopped the run (files before it were imported; nothing was pruned). */
+  error?: ImportError;
+}
+
+class Rollback extends Error {}
+
+export async function importFiles(store: Store, opts: ImportOptions): Promise<ImportSummary> {
+  const author = `import:${opts.source}`;
+  const prefix = `${opts.source}:`;
+  const stored = new Map<string, string>();
+  for (const r of await store.db.selectFrom('advisory_import_files').select(['file_key', 'content_hash']).execute()) {
+    if (r.file_key.startsWith(prefix)) stored.set(r.file_key.slice(prefix.length), r.content_hash);
+  }
+  const summary: ImportSummary = {
+    source: opts.source,
+    feedGroup: '',
+    feedGroupCreated: false,
+    dryRun: opts.dryRun,
+    files: 0,
+    skippedFiles: 0,
+    added: 0,
+    changed: 0,
+    removed: 0,
+    unchanged: 0,
+    eventsAdded: 0,
+    eventsRemoved: 0,
+    rowsRead: 0,
+    eventsRead: 0,
+    perFile: [],
+  };
+
+  const run = async (inTx: <T>(work: (tx: Tx) => Promise<T>) => Promise<T>): Promise<void> => {
+    const group = await inTx((tx) => resolveFeedGroup(tx, opts.feedGroup));
+    summary.feedGroup = group.uid;
+    summary.feedGroupCreated = group.created;
+    const now = nowIso();
+    const written = new Set<string>();
+    const seenFiles = new Set<string>();
+    const keptFiles = new Set<string>();
+    const ctx = { feedGroup: group.uid, source: opts.source, author, pruneEvents: opts.prune, now, written };
+    const fingerprint = JSON.stringify({ a: [...opts.architectures], n: opts.namespace, g: group.uid });
+    const formatOptions: FormatOptions = {
+      architectures: opts.architectures,
+      namespace: opts.namespace,
+      fingerprint,
+      author,
+      isUnchanged: (file, hash) => !opts.force && stored.get(file) === hash,
+    };
+    let batch: SourceFile[] = [];
+    let batchRows = 0;
+    const maxFiles = opts.batchFiles ?? 200;
+    const maxRows = opts.batchAdvisories ?? 4000;
+    const flush = async () => {
+      if (batch.length === 0) return;
+      const files = batch;
+      batch = [];
+      batchRows = 0;
+      const result: BatchResult = await inTx(async (tx) => {
+        const changed = files.filter((f) => !f.unchanged) as { file: string; advisories: NormalizedAdvisory[] }[];
+        const r = changed.length > 0 ? await writeBatch(tx, ctx, changed) : { files: [], eventsAdded: 0, eventsRemoved: 0 };
+        const hashes = files.filter((f) => !f.unchanged).map((f) => ({ file_key: prefix + f.file, content_hash: f.contentHash, import_time: now }));
+        if (hashes.length > 0) {
+          await tx
+            .insertInto('advisory_import_files')
+            .values(hashes)
+            .onConflict((oc) =>
+              oc.column('file_key').doUpdateSet((eb) => ({ content_hash: eb.ref('excluded.content_hash'), import_time: eb.ref('excluded.import_time') })),
+            )
+            .execute();
+        }
+        return r;
+      });
+      for (const f of result.files) {
+        summary.added += f.added;
+        summary.changed += f.changed;
+        summary.unchanged += f.unchanged;
+        summary.perFile.push(f);
+      }
+      summary.eventsAdded += result.eventsAdded;
+      summary.eventsRemoved += result.eventsRemoved;
+    };
+    const progress = () =>
+      opts.onProgress?.({
+        files: summary.files,
+        skipped: summary.skippedFiles,
+        advisories: summary.rowsRead,
+        events: summary.eventsRead,
+        added: summary.added,
+        changed: summary.changed,
+      });
+    try {
+      for await (const f of opts.read(formatOptions)) {
+        if (seenFiles.has(f.file)) continue; // the same path given twice
+        seenFiles.add(f.file);
+        summary.files++;
+        if (f.unchanged) {
+          summary.skippedFiles++;
+          keptFiles.add(f.file);
+          summary.perFile.push({ file: f.file, added: 0, changed: 0, unchanged: 0, skipped: true });
+          progress();
+          continue;
+        }
+        summary.rowsRead += f.advisories.length;
+        for (const a of f.advisories) summary.eventsRead += a.events.length;
+        batch.push(f);
+        batchRows += f.advisories.length;
+        if (batch.length >= maxFiles || batchRows >= maxRows) {
+          await flush();
+          progress();
+        }
+      }
+    } catch (err) {
+      if (!(err instanceof ImportError)) throw err;
+      summary.error = err;
+    }
+    // The files read before a refused one are good: keep them, but prune nothing (the input was not whole).
+    await flush();
+    progress();
+    await inTx(async (tx) => {
+      if (opts.prune && !summary.error) {
+        summary.removed = await pruneAdvisories(tx, group.uid, opts.source, written, keptFiles);
+        // Forget the hashes of files no longer given, so one that comes back is read again.
+        const stale = [...stored.keys()].filter((f) => !seenFiles.has(f)).map((f) => prefix + f);
+        for (let i = 0; i < stale.length; i += 500) {
+          await tx
+            .deleteFrom('advisory_import_files')
+            .where('file_key', 'in', stale.slice(i, i + 500))
+            .execute();
+        }
+      }
+      if (!opts.dryRun && summary.added + summary.changed + summary.removed > 0) {
+        await emitEvent(tx, {
+          type: IMPORTED_EVENT,
+          audience: 'customer',
+          group: group.uid,
+          subject: group.uid,
+          body: { source: opts.source, added: summary.added, changed: summary.changed, removed: summary.removed },
+          bodyType: 'berth.vulnerabilities.AdvisoriesImported',
+          extensions: { group: group.uid },
+        });
+      }
+    });
+  };
+
+  if (opts.dryRun) {
+    // One transaction for everything, rolled back: later batches see earlier ones, as in a real run.
+    try {
+      await transact(store, async (outer) => {
+        await run((work) => work(outer));
+        throw new Rollback('dry run');
+      });
+    } catch (err) {
+      if (!(err instanceof Rollback)) throw err;
+    }
+  } else {
+    await run((work) => transact(store, work));
+  }
+  return summary;
+}
