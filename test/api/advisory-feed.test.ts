@@ -3,8 +3,10 @@
 // by content, oldest first, in the feed's own event shape), the id and cves
 // filters and their bounds; vulnerability metadata paged, ordered and
 // counted by the list engine, at most 1000 ids. Both answer without a token
-// by default. The data is planted the way the importers write it
-// (test/harness/advisory-seed.ts); golden files hold the exact JSON.
+// by default. The data is planted the way the writers store it
+// (test/harness/advisory-seed.ts), for the states an import cannot make
+// (pending/rejected/patched events, a fix with a note, rows with different
+// aliases); golden files hold the exact JSON.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Code, ConnectError } from '@connectrpc/connect';

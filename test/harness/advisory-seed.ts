@@ -1,12 +1,15 @@
-// Plants advisories and vulnerability metadata in a running Berth's database,
-// the way the importers will write them (the foundation's advisoryUid,
-// eventRow, writeAliases, inside transact()), for feed tests that must not
-// wait for `berth advisories import` / `import-metadata`. The feed group is a
-// real group made through the IAM API; only its uid is written here.
+// Plants advisories and vulnerability metadata in a running Berth's database
+// the way the writers do (the foundation's advisoryUid, eventRow,
+// writeAliases, inside transact()), for states no YAML import can make:
+// pending, rejected and patched events, rows of one CGA id with different
+// aliases, an operator's advisory in an ordinary group — and metadata until
+// `berth advisories import-metadata` exists. The feed group is a real group
+// made through the IAM API; only its uid is written here. Imported feeds are
+// tested through the CLI (test/api/advisory-feed-import.test.ts).
 import { advisoryUid, eventUid } from '../../src/vulnerabilities/advisory-ids.js';
 import { eventHash, eventRow, refreshLatestEventType, searchText, writeAliases } from '../../src/vulnerabilities/advisory-rows.js';
 import type { NormalizedAdvisory } from '../../src/vulnerabilities/import/normalized-advisory.js';
-import { FEED_GROUP_SETTING } from '../../src/advisory/feed/feed-group.js';
+import { FEED_GROUP_SETTING } from '../../src/vulnerabilities/import/feed-group.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { transact } from '../../src/store/transact.js';
 import type { Berth } from './berth-process.js';
