@@ -145,6 +145,11 @@ export function serveCommand(program: Command): void {
       'accept subscription sinks on loopback and private addresses, and plain http for loopback hosts (local testing only)',
       false,
     )
+    .option(
+      '--feed-requires-auth',
+      'ask for a valid Berth token (any identity) on the advisory feed (/advisory/v2/documents, /advisory/v2/metadata), public by default',
+      false,
+    )
     .option('--max-connections <n>', 'most open connections; further ones are closed at once', String(DEFAULT_LIMITS.maxConnections))
     .option(
       '--idle-timeout <duration>',
@@ -188,6 +193,7 @@ Registry tokens: docker login <registry host> -u _token -p "$(npx berth auth tok
         eventMaxAge: string;
         eventRetention: string;
         allowInsecureSinks: boolean;
+        feedRequiresAuth: boolean;
         maxConnections: string;
         idleTimeout: string;
         headersTimeout: string;
@@ -219,6 +225,7 @@ Registry tokens: docker login <registry host> -u _token -p "$(npx berth auth tok
           registry,
           termsDocuments,
           events,
+          feedRequiresAuth: o.feedRequiresAuth,
         });
         logger.info({ url: server.url, registryUrl: server.registryUrl, database: describeDatabase({ databaseUrl, dataDir: o.data }) }, 'berth is serving');
         // One write, so a reader of the first line has the registry's too.

@@ -1,6 +1,7 @@
 // The shared half of every v2 List RPC: validates the list parameters and
 // (for resources scoped by group) the uidp filter, then runs one keyset page.
-// Services add their own filters.
+// Services add their own filters. A table not scoped by group (no uid column)
+// names its unique key column and lists with visibility 'all' and no uidp.
 import type { UIDPFilter } from '../gen/berth/common/v2/uidp_pb.js';
 import type { FieldViolation } from '../core/api-error.js';
 import { badListRequest } from '../core/request-errors.js';
@@ -18,8 +19,10 @@ export interface ListSpec {
   table: keyof Database & string;
   /** ErrorInfo domain, e.g. "iam.berth.dev". */
   domain: string;
-  /** API sort field → column; must include uid. */
+  /** API sort field → column; must include the key column's field. */
   columns: Readonly<Record<string, string>>;
+  /** Unique column that breaks ties and anchors the cursor; "uid" unless given. */
+  key?: string;
   defaultOrder: Order;
   /** Columns a list reads; all when absent. */
   select?: readonly string[];
@@ -65,7 +68,7 @@ function uidpConditions(f: UIDPFilter | undefined, violations: FieldViolation[])
   return out;
 }
 
-export async function runList<Row extends { uid: string }>(
+export async function runList<Row>(
   deps: ListDeps,
   spec: ListSpec,
   params: ListParams,
@@ -102,6 +105,7 @@ export async function runList<Row extends { uid: string }>(
   const page = await listPage<Row>(deps.store, deps.pageTokens, deps.counts, {
     table: spec.table,
     columns: spec.columns,
+    key: spec.key,
     order,
     conditions,
     select: spec.select,

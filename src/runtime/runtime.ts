@@ -40,6 +40,8 @@ export interface RuntimeOptions {
   termsDocuments?: readonly TermsDocument[];
   /** Event namespace, delivery audience and limits; DEFAULT_EVENT_SETTINGS when absent. */
   events?: EventSettings;
+  /** --feed-requires-auth: the advisory feed asks for a valid token. */
+  feedRequiresAuth?: boolean;
 }
 
 /** Where the registry is, as clients name it. */
@@ -95,6 +97,7 @@ export class Runtime {
       allowInsecureIssuers: opts.allowInsecureIssuers ?? false,
       termsDocuments: opts.termsDocuments ?? [],
       events: opts.events ?? DEFAULT_EVENT_SETTINGS,
+      feedRequiresAuth: opts.feedRequiresAuth ?? false,
     };
     const externalIssuers = new ExternalIssuers({ allowInsecureLoopback: opts.allowInsecureIssuers ?? false });
     const audiences = opts.registryAudience === undefined ? [opts.url] : [opts.url, opts.registryAudience];

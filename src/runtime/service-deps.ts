@@ -22,4 +22,6 @@ export interface ServiceDeps {
   termsDocuments: readonly TermsDocument[];
   /** Event namespace, delivery audience and limits, and whether plain-http loopback sinks are allowed. */
   events: EventSettings;
+  /** --feed-requires-auth: the advisory feed's RPCs (iam disabled in the proto) ask for a valid token (any identity). */
+  feedRequiresAuth: boolean;
 }

@@ -97,7 +97,10 @@ export class ApiListener {
       },
     });
     const guardDeps = { authenticator: runtime.authenticator([runtime.url]), logger };
-    const services = allServices(runtime.services).map((s) => ({ service: s.service, impl: guard(s.service, s.impl, guardDeps, s.preflights) }));
+    const services = allServices(runtime.services).map((s) => ({
+      service: s.service,
+      impl: guard(s.service, s.impl, guardDeps, { preflights: s.preflights, requireToken: s.requireToken }),
+    }));
     await app.register(fastifyConnectPlugin, {
       routes: (router) => {
         for (const s of services) router.service(s.service, s.impl);

@@ -40,6 +40,8 @@ export interface ServeOptions {
   termsDocuments?: readonly TermsDocument[];
   /** Event namespace, delivery audience and limits; DEFAULT_EVENT_SETTINGS when absent. */
   events?: EventSettings;
+  /** --feed-requires-auth: the advisory feed (/advisory/v2) asks for a valid token. */
+  feedRequiresAuth?: boolean;
 }
 
 export interface RegistryServeOptions {
@@ -101,6 +103,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       registryUrl: registry?.config.publicUrl,
       termsDocuments: opts.termsDocuments,
       events: opts.events,
+      feedRequiresAuth: opts.feedRequiresAuth,
     });
     await api.attach(runtime);
     await registry?.attach(runtime);

@@ -1,7 +1,9 @@
 // Wraps a service implementation for the Connect and REST transports: every
 // RPC refuses NUL strings, authenticates (unless anonymous), runs its
 // preflight, is authorized from its iam annotation, and leaves as a named
-// error — in that order, before the implementation runs.
+// error — in that order, before the implementation runs. An operator may ask
+// for a token on a service whose RPCs are anonymous by their annotation (the
+// advisory feed's --feed-requires-auth): `requireToken`.
 import type { DescService, Message } from '@bufbuild/protobuf';
 import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
 import type { Logger } from 'pino';
@@ -20,7 +22,15 @@ export interface GuardDeps {
 
 type Handler = (req: Message, ctx: HandlerContext) => Promise<Message>;
 
-export function guard<S extends DescService>(service: S, impl: ServiceImpl<S>, deps: GuardDeps, preflights: Preflights = {}): ServiceImpl<S> {
+export interface GuardOptions {
+  /** Request-only checks run after authentication, before authorization. */
+  preflights?: Preflights;
+  /** RPCs anonymous by their annotation (iam disabled) still need a valid token, of any identity. */
+  requireToken?: boolean;
+}
+
+export function guard<S extends DescService>(service: S, impl: ServiceImpl<S>, deps: GuardDeps, opts: GuardOptions = {}): ServiceImpl<S> {
+  const preflights = opts.preflights ?? {};
   const domain = errorDomainOf(service);
   const out: Record<string, unknown> = {};
   for (const method of service.methods) {
@@ -31,6 +41,7 @@ export function guard<S extends DescService>(service: S, impl: ServiceImpl<S>, d
       continue;
     }
     const rule = accessRuleOf(method); // throws at start for an RPC without a rule
+    const authenticate = !rule.anonymous || opts.requireToken === true;
     const handler = fn.bind(impl) as Handler;
     const preflight = preflights[method.localName];
     const where = { rpc: `${service.typeName}/${method.name}`, resourceType: method.output.typeName };
@@ -38,7 +49,7 @@ export function guard<S extends DescService>(service: S, impl: ServiceImpl<S>, d
       try {
         const nul = findNulString(method.input, req as unknown as Record<string, unknown>);
         if (nul) throw nulInString(domain, nul);
-        if (!rule.anonymous) {
+        if (authenticate) {
           const caller = await deps.authenticator.authenticate(ctx.requestHeader.get('authorization'), domain);
           preflight?.(req);
           await authorize(rule, method, req, caller, domain);

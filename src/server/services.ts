@@ -43,17 +43,21 @@ import type { Preflights } from '../auth/authorize.js';
 import { tagsService } from '../registry/tags/service.js';
 import { registryV1Service } from '../registry/tag-history/service.js';
 import type { ServiceDeps } from '../runtime/service-deps.js';
+import { SecurityAdvisoryService } from '../gen/berth/advisory/v2/advisory_pb.js';
+import { securityAdvisoryService } from '../advisory/feed/service.js';
 
 export interface ServiceEntry {
   service: DescService;
   impl: ServiceImpl<DescService>;
   /** Request-only checks the guard runs before authorization. */
   preflights?: Preflights;
+  /** Its anonymous RPCs (iam disabled) need a valid token all the same (an operator's choice, e.g. --feed-requires-auth). */
+  requireToken?: boolean;
 }
 
 /** One served service: its implementation must answer every method the proto declares. */
-function entry<S extends DescService>(service: S, impl: ServiceImpl<S>, preflights?: Preflights): ServiceEntry {
-  return { service, impl: impl as unknown as ServiceImpl<DescService>, preflights };
+function entry<S extends DescService>(service: S, impl: ServiceImpl<S>, opts: { preflights?: Preflights; requireToken?: boolean } = {}): ServiceEntry {
+  return { service, impl: impl as unknown as ServiceImpl<DescService>, ...opts };
 }
 
 /** Every service Berth serves, in the order of docs/api.md. */
@@ -77,6 +81,7 @@ export const SERVICES: readonly DescService[] = [
   SubscriptionsV1Service,
   AdvisoriesService,
   AdvisoriesV1Service,
+  SecurityAdvisoryService,
 ];
 
 export function allServices(deps: ServiceDeps): ServiceEntry[] {
@@ -86,7 +91,7 @@ export function allServices(deps: ServiceDeps): ServiceEntry[] {
     entry(TagsService, tagsService(deps)),
     entry(ImagesService, imagesService(deps)),
     entry(RegistryService, registryV1Service(deps)),
-    entry(RolesService, rolesService(deps), rolePreflights),
+    entry(RolesService, rolesService(deps), { preflights: rolePreflights }),
     entry(RoleBindingsService, roleBindingsService(deps)),
     entry(GroupsService, groupsService(deps)),
     entry(IdentitiesService, identitiesService(deps)),
@@ -100,5 +105,6 @@ export function allServices(deps: ServiceDeps): ServiceEntry[] {
     entry(SubscriptionsV1Service, subscriptionsV1Service(deps)),
     entry(AdvisoriesService, advisoriesService(deps)),
     entry(AdvisoriesV1Service, advisoriesV1Service(deps)),
+    entry(SecurityAdvisoryService, securityAdvisoryService(deps), { requireToken: deps.feedRequiresAuth }),
   ];
 }

@@ -1,0 +1,130 @@
+// Plants advisories and vulnerability metadata in a running Berth's database
+// the way the writers do (the foundation's advisoryUid, eventRow,
+// writeAliases, inside transact()), for states no YAML import can make:
+// pending, rejected and patched events, rows of one CGA id with different
+// aliases, an operator's advisory in an ordinary group — and metadata until
+// `berth advisories import-metadata` exists. The feed group is a real group
+// made through the IAM API; only its uid is written here. Imported feeds are
+// tested through the CLI (test/api/advisory-feed-import.test.ts).
+import { advisoryUid, eventUid } from '../../src/vulnerabilities/advisory-ids.js';
+import { eventHash, eventRow, refreshLatestEventType, searchText, writeAliases } from '../../src/vulnerabilities/advisory-rows.js';
+import type { NormalizedAdvisory } from '../../src/vulnerabilities/import/normalized-advisory.js';
+import { FEED_GROUP_SETTING } from '../../src/vulnerabilities/import/feed-group.js';
+import { openStore, type Store } from '../../src/store/store.js';
+import { transact } from '../../src/store/transact.js';
+import type { Berth } from './berth-process.js';
+import { rest } from './api-client.js';
+
+async function withStore<T>(berth: Pick<Berth, 'dataDir' | 'databaseUrl'>, work: (store: Store) => Promise<T>): Promise<T> {
+  const store = await openStore({ dataDir: berth.dataDir, databaseUrl: berth.databaseUrl, poolSize: 2 });
+  try {
+    return await work(store);
+  } finally {
+    await store.close();
+  }
+}
+
+/** Creates a root group through the API and makes it the feed group (settings `advisories.feed_group`); returns its uid. */
+export async function createFeedGroup(berth: Berth, token: string, name = 'advisory-feed'): Promise<string> {
+  const r = await rest(berth.url, 'POST', '/iam/v2/groups', { token, body: { name } });
+  if (r.status !== 200) throw new Error(`creating the feed group: ${r.status} ${r.text}`);
+  const uid = r.json.uid as string;
+  await withStore(berth, (store) =>
+    transact(store, (tx) =>
+      tx
+        .insertInto('settings')
+        .values({ key: FEED_GROUP_SETTING, value: uid })
+        .onConflict((oc) => oc.column('key').doUpdateSet({ value: uid }))
+        .execute(),
+    ),
+  );
+  return uid;
+}
+
+/** Writes advisories (rows, aliases, events) under `group` as an import of `source` would; returns their uids in order. */
+export async function writeAdvisories(
+  berth: Pick<Berth, 'dataDir' | 'databaseUrl'>,
+  group: string,
+  advisories: readonly NormalizedAdvisory[],
+  source = 'yaml',
+) {
+  const now = new Date().toISOString();
+  return withStore(berth, (store) =>
+    transact(store, async (tx) => {
+      const uids: string[] = [];
+      for (const a of advisories) {
+        const uid = advisoryUid(group, a);
+        uids.push(uid);
+        await tx
+          .insertInto('advisories')
+          .values({
+            uid,
+            parent_uid: group,
+            advisory_id: a.advisoryId,
+            legacy_advisory_id: a.legacyAdvisoryId ?? null,
+            origin: a.origin,
+            package_namespace: a.packageNamespace,
+            author: a.author,
+            artifact_name: a.artifactName,
+            artifact_type: a.artifactType,
+            artifact_architecture: a.artifactArchitecture,
+            component_name: a.componentName,
+            component_type: a.componentType,
+            component_location: a.componentLocation,
+            aliases: JSON.stringify(a.aliases),
+            search: searchText(a.artifactName, a.componentName, a.aliases),
+            latest_event_type: 0,
+            source,
+            source_file: `${a.origin}.advisories.yaml`,
+            create_time: now,
+            update_time: now,
+          })
+          .execute();
+        await writeAliases(tx, uid, a.aliases);
+        for (const e of a.events)
+          await tx
+            .insertInto('advisory_events')
+            .values(eventRow(uid, eventUid(uid, eventHash(e)), e, now))
+            .execute();
+        await refreshLatestEventType(tx, uid);
+      }
+      return uids;
+    }),
+  );
+}
+
+export interface MetadataSeed {
+  id: string;
+  summary: string;
+  details: string;
+  /** proto3 JSON of berth.advisory.v2.Reference. */
+  references: Array<{ type: string; url: string }>;
+  /** proto3 JSON of berth.advisory.v2.Severity. */
+  severities: Array<{ type: string; score: string }>;
+  modified: string;
+}
+
+/** Writes vulnerability metadata rows as `berth advisories import-metadata` would. */
+export async function writeMetadata(berth: Pick<Berth, 'dataDir' | 'databaseUrl'>, rows: readonly MetadataSeed[]): Promise<void> {
+  const now = new Date().toISOString();
+  await withStore(berth, (store) =>
+    transact(store, async (tx) => {
+      for (let i = 0; i < rows.length; i += 200) {
+        await tx
+          .insertInto('vulnerability_metadata')
+          .values(
+            rows.slice(i, i + 200).map((m) => ({
+              id: m.id,
+              summary: m.summary,
+              details: m.details,
+              refs: JSON.stringify(m.references),
+              severities: JSON.stringify(m.severities),
+              modified: m.modified,
+              update_time: now,
+            })),
+          )
+          .execute();
+      }
+    }),
+  );
+}
