@@ -6,12 +6,41 @@ import type { Tx } from '../store/transact.js';
 import { ReviewState } from '../gen/berth/vulnerabilities/v2/advisories_pb.js';
 import { eventContentHash } from './advisory-ids.js';
 import { KIND_NAMES } from './event-kinds.js';
-import type { NormalizedEvent } from './import/normalized-advisory.js';
-import type { AdvisoryEventsTable } from './vulnerabilities-tables.js';
+import type { NormalizedAdvisory, NormalizedEvent } from './import/normalized-advisory.js';
+import type { AdvisoriesTable, AdvisoryEventsTable } from './vulnerabilities-tables.js';
 
 /** What `query` searches: lower-cased artifact name, component name and aliases, one per line. */
 export function searchText(artifactName: string, componentName: string, aliases: readonly string[]): string {
   return [artifactName, componentName, ...aliases].join('\n').toLowerCase();
+}
+
+/** The advisories row of a normalized advisory: every writer builds it here, so search and aliases read alike. */
+export function advisoryRow(
+  a: NormalizedAdvisory,
+  at: { uid: string; group: string; source: string; sourceFile: string; latestEventType: number; createTime: string; updateTime: string },
+): AdvisoriesTable {
+  return {
+    uid: at.uid,
+    parent_uid: at.group,
+    advisory_id: a.advisoryId,
+    legacy_advisory_id: a.legacyAdvisoryId ?? null,
+    origin: a.origin,
+    package_namespace: a.packageNamespace,
+    author: a.author,
+    artifact_name: a.artifactName,
+    artifact_type: a.artifactType,
+    artifact_architecture: a.artifactArchitecture,
+    component_name: a.componentName,
+    component_type: a.componentType,
+    component_location: a.componentLocation,
+    aliases: JSON.stringify(a.aliases),
+    search: searchText(a.artifactName, a.componentName, a.aliases),
+    latest_event_type: at.latestEventType,
+    source: at.source,
+    source_file: at.sourceFile,
+    create_time: at.createTime,
+    update_time: at.updateTime,
+  };
 }
 
 /** JSON with object keys sorted, so equal content gives equal text. */

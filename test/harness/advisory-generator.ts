@@ -5,7 +5,7 @@
 // and false-positive type appears once the feed has a few advisories (7 or more).
 import { stringify } from 'yaml';
 import { mintAdvisoryId } from '../../src/vulnerabilities/advisory-ids.js';
-import { type EventKind, FALSE_POSITIVE_TYPES } from '../../src/vulnerabilities/event-kinds.js';
+import { EVENT_KINDS, type EventKind, FALSE_POSITIVE_TYPES } from '../../src/vulnerabilities/event-kinds.js';
 import { type JsonObject, type NormalizedAdvisory, type NormalizedEvent, PACKAGE_COMPONENT } from '../../src/vulnerabilities/import/normalized-advisory.js';
 
 export interface GeneratorOptions {
@@ -51,14 +51,8 @@ const COMPONENTS = [
   { componentName: 'lodash', componentType: 'npm', location: '/usr/lib/node_modules/' },
 ];
 const ALPHABET = '23456789cfghjmpqrvwx';
-const NON_DETECTION_KINDS: readonly EventKind[] = [
-  'true-positive-determination',
-  'fixed',
-  'false-positive-determination',
-  'analysis-not-planned',
-  'fix-not-planned',
-  'pending-upstream-fix',
-];
+// The YAML schema's kinds other than detection (it has no patched).
+const NON_DETECTION_KINDS: readonly EventKind[] = EVENT_KINDS.filter((k) => k !== 'detection' && k !== 'patched');
 const AUTHOR = 'import:yaml';
 
 export function generateAdvisories(seed: number, opts: GeneratorOptions): GeneratedFeed {

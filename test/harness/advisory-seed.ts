@@ -7,7 +7,7 @@
 // made through the IAM API; only its uid is written here. Imported feeds are
 // tested through the CLI (test/api/advisory-feed-import.test.ts).
 import { advisoryUid, eventUid } from '../../src/vulnerabilities/advisory-ids.js';
-import { eventHash, eventRow, refreshLatestEventType, searchText, writeAliases } from '../../src/vulnerabilities/advisory-rows.js';
+import { advisoryRow, eventHash, eventRow, refreshLatestEventType, writeAliases } from '../../src/vulnerabilities/advisory-rows.js';
 import type { NormalizedAdvisory } from '../../src/vulnerabilities/import/normalized-advisory.js';
 import { FEED_GROUP_SETTING } from '../../src/vulnerabilities/import/feed-group.js';
 import { openStore, type Store } from '../../src/store/store.js';
@@ -57,28 +57,17 @@ export async function writeAdvisories(
         uids.push(uid);
         await tx
           .insertInto('advisories')
-          .values({
-            uid,
-            parent_uid: group,
-            advisory_id: a.advisoryId,
-            legacy_advisory_id: a.legacyAdvisoryId ?? null,
-            origin: a.origin,
-            package_namespace: a.packageNamespace,
-            author: a.author,
-            artifact_name: a.artifactName,
-            artifact_type: a.artifactType,
-            artifact_architecture: a.artifactArchitecture,
-            component_name: a.componentName,
-            component_type: a.componentType,
-            component_location: a.componentLocation,
-            aliases: JSON.stringify(a.aliases),
-            search: searchText(a.artifactName, a.componentName, a.aliases),
-            latest_event_type: 0,
-            source,
-            source_file: `${a.origin}.advisories.yaml`,
-            create_time: now,
-            update_time: now,
-          })
+          .values(
+            advisoryRow(a, {
+              uid,
+              group,
+              source,
+              sourceFile: `${a.origin}.advisories.yaml`,
+              latestEventType: 0,
+              createTime: now,
+              updateTime: now,
+            }),
+          )
           .execute();
         await writeAliases(tx, uid, a.aliases);
         for (const e of a.events)

@@ -8,7 +8,7 @@
 import { ReviewState } from '../../gen/berth/vulnerabilities/v2/advisories_pb.js';
 import type { Tx } from '../../store/transact.js';
 import { advisoryUid, eventUid } from '../advisory-ids.js';
-import { eventRow, searchText } from '../advisory-rows.js';
+import { advisoryRow, eventRow } from '../advisory-rows.js';
 import type { AdvisoriesTable, AdvisoryEventsTable } from '../vulnerabilities-tables.js';
 import type { NormalizedAdvisory } from './normalized-advisory.js';
 
@@ -106,29 +106,19 @@ function produce(ctx: WriteContext, file: string, a: NormalizedAdvisory): Produc
   return {
     file,
     events,
-    row: {
-      uid,
-      parent_uid: ctx.feedGroup,
-      advisory_id: a.advisoryId,
-      legacy_advisory_id: a.legacyAdvisoryId ?? null,
-      origin: a.origin,
-      package_namespace: a.packageNamespace,
-      author: a.author,
-      artifact_name: a.artifactName,
-      artifact_type: a.artifactType,
-      artifact_architecture: a.artifactArchitecture,
-      component_name: a.componentName,
-      component_type: a.componentType,
-      component_location: a.componentLocation,
-      aliases: JSON.stringify(aliases),
-      search: searchText(a.artifactName, a.componentName, aliases),
-      latest_event_type: latestType(events.values()),
-      source: ctx.source,
-      source_file: file,
-      // When the advisory came to be: its oldest event (the same in every import), else now.
-      create_time: created,
-      update_time: ctx.now,
-    },
+    row: advisoryRow(
+      { ...a, aliases },
+      {
+        uid,
+        group: ctx.feedGroup,
+        source: ctx.source,
+        sourceFile: file,
+        latestEventType: latestType(events.values()),
+        // When the advisory came to be: its oldest event (the same in every import), else now.
+        createTime: created,
+        updateTime: ctx.now,
+      },
+    ),
   };
 }
 

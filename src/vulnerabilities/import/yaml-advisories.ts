@@ -8,7 +8,7 @@
 import { isAlias, isMap, isScalar, isSeq, LineCounter, type Node, parseDocument, type Scalar, type YAMLMap } from 'yaml';
 import { ALIAS_ID, CGA_ID } from '../advisory-ids.js';
 import { parseSimpleYaml } from './yaml-fast-path.js';
-import { type EventKind, FALSE_POSITIVE_TYPES } from '../event-kinds.js';
+import { EVENT_KINDS, type EventKind, FALSE_POSITIVE_TYPES } from '../event-kinds.js';
 import { ImportError, type JsonObject, type NormalizedAdvisory, type NormalizedEvent, PACKAGE_COMPONENT } from './normalized-advisory.js';
 
 export interface YamlParseOptions {
@@ -28,15 +28,8 @@ export interface YamlParseOptions {
 export const MAX_YAML_BYTES = 16 * 1024 * 1024;
 const MAX_STRING = 4096;
 const FUTURE_SLACK_MS = 2 * 3600 * 1000;
-const YAML_EVENT_TYPES: readonly EventKind[] = [
-  'detection',
-  'true-positive-determination',
-  'fixed',
-  'false-positive-determination',
-  'analysis-not-planned',
-  'fix-not-planned',
-  'pending-upstream-fix',
-];
+// Every kind but patched, which the YAML schema has no word for.
+const YAML_EVENT_TYPES: readonly EventKind[] = EVENT_KINDS.filter((k) => k !== 'patched');
 const NOTE_REQUIRED = new Set<EventKind>(['analysis-not-planned', 'fix-not-planned', 'pending-upstream-fix']);
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
 /** An apk version with its release (epoch) suffix, e.g. 1.2.0-r2, 2.39_p1-r0, 1.0_rc3-r1. */
