@@ -20,6 +20,22 @@ export const ADVISORIES_LIST: ListSpec = {
   domain: VULNERABILITIES_DOMAIN,
   columns: { uid: 'uid', advisory_id: 'advisory_id', created_at: 'create_time', updated_at: 'update_time' },
   defaultOrder: { field: 'uid', desc: false },
+  // What a listed advisory shows (v2 and v1): not the search text or the import bookkeeping.
+  select: [
+    'uid',
+    'advisory_id',
+    'legacy_advisory_id',
+    'create_time',
+    'update_time',
+    'author',
+    'artifact_name',
+    'artifact_type',
+    'artifact_architecture',
+    'component_name',
+    'component_type',
+    'component_location',
+    'aliases',
+  ],
 };
 
 /** One page of the advisories the caller may list (shared with the v1 List). */
