@@ -99,7 +99,7 @@ export class ApiListener {
     const guardDeps = { authenticator: runtime.authenticator([runtime.url]), logger };
     const services = allServices(runtime.services).map((s) => ({
       service: s.service,
-      impl: guard(s.service, s.impl, guardDeps, { preflights: s.preflights, requireToken: s.requireToken }),
+      impl: guard(s.service, s.impl, guardDeps, s),
     }));
     await app.register(fastifyConnectPlugin, {
       routes: (router) => {

@@ -39,24 +39,21 @@ import { reposService } from '../registry/repos/service.js';
 import { roleBindingsService } from '../iam/role-bindings/service.js';
 import { rolesService } from '../iam/roles/service.js';
 import { rolePreflights } from '../iam/roles/builtin-preflight.js';
-import type { Preflights } from '../auth/authorize.js';
+import type { GuardOptions } from './rpc-guard.js';
 import { tagsService } from '../registry/tags/service.js';
 import { registryV1Service } from '../registry/tag-history/service.js';
 import type { ServiceDeps } from '../runtime/service-deps.js';
 import { SecurityAdvisoryService } from '../gen/berth/advisory/v2/advisory_pb.js';
 import { securityAdvisoryService } from '../advisory/feed/service.js';
 
-export interface ServiceEntry {
+/** A served service and how the guard wraps it (preflights; requireToken, an operator's choice such as --feed-requires-auth). */
+export interface ServiceEntry extends GuardOptions {
   service: DescService;
   impl: ServiceImpl<DescService>;
-  /** Request-only checks the guard runs before authorization. */
-  preflights?: Preflights;
-  /** Its anonymous RPCs (iam disabled) need a valid token all the same (an operator's choice, e.g. --feed-requires-auth). */
-  requireToken?: boolean;
 }
 
 /** One served service: its implementation must answer every method the proto declares. */
-function entry<S extends DescService>(service: S, impl: ServiceImpl<S>, opts: { preflights?: Preflights; requireToken?: boolean } = {}): ServiceEntry {
+function entry<S extends DescService>(service: S, impl: ServiceImpl<S>, opts: GuardOptions = {}): ServiceEntry {
   return { service, impl: impl as unknown as ServiceImpl<DescService>, ...opts };
 }
 
