@@ -22,6 +22,7 @@ import type { Store } from '../../store/store.js';
 import { badDocumentsRequest, tooManyDocumentAdvisories } from '../errors.js';
 import { documentEvent } from './document-event.js';
 import { feedGroup } from './feed-group.js';
+import { statementChunks } from '../../store/statement-chunks.js';
 
 export const MAX_CVES = 1000;
 export const MAX_VALUE_LENGTH = 256;
@@ -29,8 +30,6 @@ export const MAX_VALUE_LENGTH = 256;
 export const MAX_ROWS = 10_000;
 /** Approved events those rows may hold, before merging. */
 export const MAX_EVENTS = 50_000;
-// Advisory uids per events query: well under SQLite's and PostgreSQL's bound parameter limits.
-const UID_CHUNK = 500;
 
 interface Filter {
   id: string;
@@ -99,11 +98,11 @@ interface EventRow {
 async function approvedEvents(store: Store, uids: readonly string[]): Promise<Map<string, EventRow[]>> {
   const out = new Map<string, EventRow[]>();
   let seen = 0;
-  for (let i = 0; i < uids.length; i += UID_CHUNK) {
+  for (const part of statementChunks(uids)) {
     const rows = await store.db
       .selectFrom('advisory_events')
       .select(['advisory_uid', 'create_time', 'content_hash', 'data'])
-      .where('advisory_uid', 'in', uids.slice(i, i + UID_CHUNK))
+      .where('advisory_uid', 'in', part)
       .where('review_state', '=', ReviewState.APPROVED)
       .where('type', '<>', EventTypeFilter.PATCHED)
       .limit(MAX_EVENTS + 1 - seen)

@@ -16,6 +16,7 @@ import { lockRepoContent } from './repo-content-lock.js';
 import { isPlatformWord, type Descriptor, type Platform } from './descriptor.js';
 import { digestOf, parseDigest } from './digest.js';
 import type { ParsedManifest } from './manifest.js';
+import { statementChunks } from '../../store/statement-chunks.js';
 
 export interface PutManifestOptions {
   /** For an image manifest: the platform its config declares (see config-platform.ts); ignored for indexes and when malformed. */
@@ -29,19 +30,10 @@ export type PutManifestFailure =
 
 export type PutManifestResult = { ok: true; created: boolean } | { ok: false; failure: PutManifestFailure };
 
-// Rows or parameters per statement, well under SQLite's and PostgreSQL's limits.
-const CHUNK = 500;
-
-function chunks<T>(items: T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
-  return out;
-}
-
 /** Stored sizes of the listed digests the repo holds, as blobs or as manifests. */
 async function storedSizes(tx: Tx, repoUid: string, digests: string[], as: 'blob' | 'manifest'): Promise<Map<string, number>> {
   const out = new Map<string, number>();
-  for (const part of chunks([...new Set(digests)])) {
+  for (const part of statementChunks([...new Set(digests)])) {
     const rows =
       as === 'blob'
         ? await tx
@@ -170,6 +162,6 @@ export async function putManifest(
     .onConflict((oc) => oc.columns(['repo_uid', 'digest']).doNothing())
     .executeTakeFirst();
   if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 0) return { ok: true, created: false }; // a concurrent put won
-  for (const part of chunks(refRows(repoUid, digest, parsed))) await tx.insertInto('manifest_refs').values(part).execute();
+  for (const part of statementChunks(refRows(repoUid, digest, parsed))) await tx.insertInto('manifest_refs').values(part).execute();
   return { ok: true, created: true };
 }

@@ -139,7 +139,7 @@ export async function updateAdvisoryEvent(deps: ServiceDeps, req: V1Event, ctx: 
     }
     const findings = !review && content ? content.findings : (row.findings ?? undefined);
     const next = eventRow(advisory.uid, row.uid, e, now, findings ?? undefined);
-    await tx
+    const written = await tx
       .updateTable('advisory_events')
       .set({
         update_time: next.update_time,
@@ -152,7 +152,11 @@ export async function updateAdvisoryEvent(deps: ServiceDeps, req: V1Event, ctx: 
         content_hash: next.content_hash,
       })
       .where('uid', '=', row.uid)
-      .execute();
+      // Only from the state this decision read: a concurrent review (PostgreSQL's
+      // read committed lets two read PENDING) must not overwrite a final one.
+      .where('review_state', '=', row.review_state)
+      .executeTakeFirst();
+    if (written.numUpdatedRows === 0n) throw advisoryEventFinal(row.uid, 'the event was reviewed meanwhile; read it again');
     await touchAdvisory(tx, advisory.uid, now);
     const message = v1EventFromRow(next);
     await emitRpcEvent(tx, ctx, { group: advisory.parent_uid, subject: row.uid, schema: V1EventSchema, message });

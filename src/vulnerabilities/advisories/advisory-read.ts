@@ -17,18 +17,10 @@ import type { Executor } from '../../store/transact.js';
 import '../../advisory/advisory-tables.js';
 import { advisoryNotFound } from '../errors.js';
 import type { AdvisoriesTable, AdvisoryEventsTable } from '../vulnerabilities-tables.js';
+import { statementChunks } from '../../store/statement-chunks.js';
 
 export type AdvisoryRow = AdvisoriesTable;
 export type AdvisoryEventRow = AdvisoryEventsTable;
-
-// Bound on the values of one IN list (SQLite's default limit is 32766 host parameters).
-const CHUNK = 500;
-
-function chunks<T>(values: readonly T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < values.length; i += CHUNK) out.push(values.slice(i, i + CHUNK));
-  return out;
-}
 
 export function aliasesOf(row: Pick<AdvisoryRow, 'aliases'>): string[] {
   return JSON.parse(row.aliases) as string[];
@@ -49,7 +41,7 @@ export function eventFromRow(row: AdvisoryEventRow): AdvisoryEvent {
 /** The events of the advisories `uids`, oldest first (by create_time, then uid), by advisory. */
 export async function eventsOf(db: Executor, uids: readonly string[]): Promise<Map<string, AdvisoryEventRow[]>> {
   const out = new Map<string, AdvisoryEventRow[]>();
-  for (const part of chunks(uids)) {
+  for (const part of statementChunks(uids)) {
     if (part.length === 0) continue;
     const rows = await db.selectFrom('advisory_events').selectAll().where('advisory_uid', 'in', part).orderBy('create_time').orderBy('uid').execute();
     for (const r of rows) {
@@ -76,7 +68,7 @@ function severityOf(json: { type?: string | number; score?: string }): Severity 
 /** The severities of each alias with imported vulnerability metadata. */
 export async function severitiesOf(db: Executor, aliases: readonly string[]): Promise<Map<string, Severity[]>> {
   const out = new Map<string, Severity[]>();
-  for (const part of chunks([...new Set(aliases)])) {
+  for (const part of statementChunks([...new Set(aliases)])) {
     if (part.length === 0) continue;
     const rows = await db.selectFrom('vulnerability_metadata').select(['id', 'severities']).where('id', 'in', part).execute();
     for (const r of rows) {

@@ -11,6 +11,7 @@ import { advisoryUid, eventUid } from '../advisory-ids.js';
 import { advisoryRow, eventRow } from '../advisory-rows.js';
 import type { AdvisoriesTable, AdvisoryEventsTable } from '../vulnerabilities-tables.js';
 import type { NormalizedAdvisory } from './normalized-advisory.js';
+import { statementChunks } from '../../store/statement-chunks.js';
 
 /** Rows per statement: under SQLite's 32766 and PostgreSQL's 65535 bound parameters. */
 const ADVISORY_CHUNK = 500;
@@ -58,12 +59,6 @@ interface StoredEvent {
   type: number;
   review_state: number;
   author: string;
-}
-
-function chunks<T>(xs: readonly T[], n: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < xs.length; i += n) out.push(xs.slice(i, i + n));
-  return out;
 }
 
 /** EventTypeFilter number of the newest approved event (create_time, then uid); 0 when none. */
@@ -144,7 +139,7 @@ export async function writeBatch(
   const uids = [...produced.keys()];
   const stored = new Map<string, AdvisoriesTable>();
   const storedEvents = new Map<string, StoredEvent[]>();
-  for (const part of chunks(uids, KEY_CHUNK)) {
+  for (const part of statementChunks(uids, KEY_CHUNK)) {
     for (const r of await tx.selectFrom('advisories').selectAll().where('uid', 'in', part).execute()) stored.set(r.uid, r);
     const rows = await tx
       .selectFrom('advisory_events')
@@ -197,17 +192,17 @@ export async function writeBatch(
   }
   for (const uid of uids) ctx.written.add(uid);
 
-  for (const part of chunks(inserts, ADVISORY_CHUNK)) await tx.insertInto('advisories').values(part).execute();
+  for (const part of statementChunks(inserts, ADVISORY_CHUNK)) await tx.insertInto('advisories').values(part).execute();
   for (const row of updates) {
     const { uid, create_time: _c, ...set } = row;
     await tx.updateTable('advisories').set(set).where('uid', '=', uid).execute();
   }
   const rewritten = aliasRewrites.filter((r) => stored.has(r.uid)).map((r) => r.uid);
-  for (const part of chunks(rewritten, KEY_CHUNK)) await tx.deleteFrom('advisory_aliases').where('advisory_uid', 'in', part).execute();
+  for (const part of statementChunks(rewritten, KEY_CHUNK)) await tx.deleteFrom('advisory_aliases').where('advisory_uid', 'in', part).execute();
   const aliasRows = aliasRewrites.flatMap((r) => (JSON.parse(r.aliases) as string[]).map((alias) => ({ advisory_uid: r.uid, alias })));
-  for (const part of chunks(aliasRows, EVENT_CHUNK)) await tx.insertInto('advisory_aliases').values(part).execute();
-  for (const part of chunks(goneEvents, KEY_CHUNK)) await tx.deleteFrom('advisory_events').where('uid', 'in', part).execute();
-  for (const part of chunks(newEvents, EVENT_CHUNK)) await tx.insertInto('advisory_events').values(part).execute();
+  for (const part of statementChunks(aliasRows, EVENT_CHUNK)) await tx.insertInto('advisory_aliases').values(part).execute();
+  for (const part of statementChunks(goneEvents, KEY_CHUNK)) await tx.deleteFrom('advisory_events').where('uid', 'in', part).execute();
+  for (const part of statementChunks(newEvents, EVENT_CHUNK)) await tx.insertInto('advisory_events').values(part).execute();
   return { files: [...counts.values()], eventsAdded: newEvents.length, eventsRemoved: goneEvents.length };
 }
 
@@ -225,7 +220,7 @@ export async function pruneAdvisories(
 ): Promise<number> {
   const rows = await tx.selectFrom('advisories').select(['uid', 'source_file']).where('parent_uid', '=', feedGroup).where('source', '=', source).execute();
   const gone = rows.filter((r) => !written.has(r.uid) && !keptFiles.has(r.source_file)).map((r) => r.uid);
-  for (const part of chunks(gone, KEY_CHUNK)) {
+  for (const part of statementChunks(gone, KEY_CHUNK)) {
     // Children first: not every database enforces the cascades (SQLite's foreign keys are per connection).
     await tx.deleteFrom('advisory_events').where('advisory_uid', 'in', part).execute();
     await tx.deleteFrom('advisory_aliases').where('advisory_uid', 'in', part).execute();
