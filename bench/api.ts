@@ -7,7 +7,7 @@
 // Usage: npm run bench:api [-- --repos N --seconds S --connections C --runs R
 //          --database postgres://… (a fresh database) --profile DIR]
 // --profile: instead of the runs, profiles the server (node --cpu-prof) under
-// list 50 and GET load and prints where its time goes.
+// list 50 and GET load and prints where its time goes, then the bare routes.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -159,6 +159,21 @@ async function main() {
       berth = await startBerth(['--cpu-prof', '--cpu-prof-dir', dir]);
       const r = await measure(berth.url, spec, berth.child);
       await stopProcess(berth.child);
+      console.log(formatResult(name, r));
+      console.log(formatSummary(`profile of ${name}`, join(dir, readdirSync(dir)[0])));
+    }
+    // The baseline under the same profiler, so each part's cost can be read
+    // against what the bare route spends on the same sockets and driver.
+    for (const [name, path] of [
+      ['bare list 50', '/repos'],
+      ['bare GET', `/repos/${someRepo}`],
+    ] as const) {
+      const dir = join(values.profile, name.replace(/\W+/g, '-'));
+      rmSync(dir, { recursive: true, force: true });
+      mkdirSync(dir, { recursive: true });
+      const bare = await startNode(['--cpu-prof', '--cpu-prof-dir', dir, BARE, values.database ?? join(dataDir, 'berth.db')], /bare at (http\S+)/);
+      const r = await measure(bare.match[1], () => ({ method: 'GET', path }), bare.child);
+      await stopProcess(bare.child);
       console.log(formatResult(name, r));
       console.log(formatSummary(`profile of ${name}`, join(dir, readdirSync(dir)[0])));
     }

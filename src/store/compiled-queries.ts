@@ -4,12 +4,14 @@
 // and 15 % of a GET. A query is built with placeholder values; the compiled
 // parameters that are placeholders become slots filled from `values`, and
 // any others (constants written into the query) are kept as they are.
-import type { Compilable, CompiledQuery, Kysely } from 'kysely';
+import { SelectQueryNode, type Compilable, type CompiledQuery, type Kysely } from 'kysely';
+import { directReadsOf } from './direct-reads.js';
 
 interface Entry {
   compiled: CompiledQuery;
   /** Per compiled parameter: index into the values, or -1 for a constant. */
   slots: number[];
+  select: boolean;
 }
 
 // Per dialect adapter, which a Kysely instance shares with its transactions.
@@ -28,7 +30,7 @@ function compile(build: (values: readonly unknown[]) => Compilable<unknown>, cou
   const index = new Map(marks.map((m, i) => [m, i]));
   const slots = compiled.parameters.map((p) => (typeof p === 'string' ? (index.get(p) ?? -1) : -1));
   if (compiled.sql.includes(MARK)) throw new Error(`a value of a compiled query's shape was written into its SQL: ${compiled.sql}`);
-  return { compiled, slots };
+  return { compiled, slots, select: SelectQueryNode.is(compiled.query) };
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: Kysely cannot type a table chosen at run time
@@ -60,6 +62,8 @@ export async function runCompiled<R>(
   }
   const { compiled, slots } = entry;
   const parameters = slots.map((s, i) => (s < 0 ? compiled.parameters[i] : values[s]));
+  const direct = entry.select ? directReadsOf(db) : undefined;
+  if (direct) return direct.read<R>(compiled.sql, parameters);
   const result = await db.executeQuery<R>({ ...compiled, parameters });
   return result.rows;
 }

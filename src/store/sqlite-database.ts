@@ -8,8 +8,29 @@ export type Param = null | number | bigint | string | NodeJS.ArrayBufferView;
 
 export interface CachedStatement {
   stmt: StatementSync;
-  /** Returns rows (SELECT, RETURNING): run with all(), else with run(). */
+  /** Returns rows (SELECT, RETURNING): run with all(), else with stmt.run(). */
   reader: boolean;
+  /** Every row, as an object keyed by column name. */
+  all(params: readonly Param[]): Record<string, unknown>[];
+}
+
+// node:sqlite builds each row object through V8's API one property at a time;
+// rows fetched as arrays and turned into objects here, all of one shape, cost
+// a fifth less (measured on a 51-row page of repos).
+function rowsAsObjects(stmt: StatementSync): (params: readonly Param[]) => Record<string, unknown>[] {
+  stmt.setReturnArrays(true);
+  const names = stmt.columns().map((c) => c.name);
+  return (params) => {
+    const rows = stmt.all(...params) as unknown as unknown[][];
+    const out: Record<string, unknown>[] = new Array(rows.length);
+    for (let r = 0; r < rows.length; r++) {
+      const row = rows[r];
+      const o: Record<string, unknown> = {};
+      for (let i = 0; i < names.length; i++) o[names[i]] = row[i];
+      out[r] = o;
+    }
+    return out;
+  };
 }
 
 export interface SqliteConnection {
@@ -33,7 +54,8 @@ export function openSqliteConnection(file: string, opts: { busyTimeoutMs: number
       let entry = cache.get(sql);
       if (!entry) {
         const stmt = db.prepare(sql);
-        entry = { stmt, reader: stmt.columns().length > 0 };
+        const reader = stmt.columns().length > 0;
+        entry = { stmt, reader, all: reader ? rowsAsObjects(stmt) : () => [] };
         if (cache.size >= STATEMENT_CACHE) cache.delete(cache.keys().next().value as string);
         cache.set(sql, entry);
       }

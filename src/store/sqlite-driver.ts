@@ -25,6 +25,7 @@ import {
   type QueryResult,
 } from 'kysely';
 import { openSqliteConnection, type Param, type SqliteConnection } from './sqlite-database.js';
+import type { DirectReads } from './direct-reads.js';
 import { acquireFileLock } from './file-lock.js';
 import { whileBusy, WriteGate } from './sqlite-write-gate.js';
 
@@ -33,9 +34,9 @@ export const WRITE_WAIT_MS = 5_000;
 const READ_BUSY_TIMEOUT_MS = 100;
 
 function execute<R>(conn: SqliteConnection, query: CompiledQuery): QueryResult<R> {
-  const { stmt, reader } = conn.prepare(query.sql);
+  const { stmt, reader, all } = conn.prepare(query.sql);
   const params = query.parameters as Param[];
-  if (reader) return { rows: stmt.all(...params) as R[] };
+  if (reader) return { rows: all(params) as R[] };
   const { changes, lastInsertRowid } = stmt.run(...params);
   return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
 }
@@ -85,6 +86,8 @@ export class SqliteDriver implements Driver {
   readonly gate = new WriteGate();
   writer!: SqliteConnection;
   reader!: SqliteConnection;
+  /** Set once the reader is open. */
+  direct?: DirectReads;
 
   constructor(private readonly file: string) {}
 
@@ -95,6 +98,13 @@ export class SqliteDriver implements Driver {
     await whileBusy(() => this.writer.db.exec('PRAGMA journal_mode = WAL'), deadline);
     this.writer.db.exec('PRAGMA synchronous = NORMAL');
     this.reader = openSqliteConnection(this.file, { busyTimeoutMs: READ_BUSY_TIMEOUT_MS, queryOnly: true });
+    const reader = this.reader;
+    const version = reader.db.prepare('PRAGMA data_version');
+    version.setReturnArrays(true);
+    this.direct = {
+      read: <R>(sql: string, parameters: readonly unknown[]) => reader.prepare(sql).all(parameters as Param[]) as R[],
+      dataVersion: () => (version.get() as unknown as [number])[0],
+    };
   }
 
   async acquireConnection(): Promise<DatabaseConnection> {
@@ -135,17 +145,29 @@ export class SqliteDriver implements Driver {
   }
 
   async destroy(): Promise<void> {
+    this.direct = undefined;
     this.reader?.close();
     this.writer?.close();
   }
 }
 
-/** Kysely's migration lock, which SQLite's adapter leaves empty: a lock file, since processes may share the database file. */
+/**
+ * Kysely's migration lock, which SQLite's adapter leaves empty: a lock file,
+ * since processes may share the database file. It also offers the driver's
+ * reader for direct reads (direct-reads.ts), once the driver has opened it.
+ */
 class SqliteFileAdapter extends SqliteAdapter {
   private release?: () => void;
 
-  constructor(private readonly lockFile: string) {
+  constructor(
+    private readonly lockFile: string,
+    private readonly driver: () => SqliteDriver | undefined,
+  ) {
     super();
+  }
+
+  directReads(): DirectReads | undefined {
+    return this.driver()?.direct;
   }
 
   override async acquireMigrationLock(): Promise<void> {
@@ -159,15 +181,18 @@ class SqliteFileAdapter extends SqliteAdapter {
 }
 
 export class SqliteFileDialect implements Dialect {
+  private driver?: SqliteDriver;
+
   constructor(private readonly file: string) {}
   createDriver(): Driver {
-    return new SqliteDriver(this.file);
+    this.driver = new SqliteDriver(this.file);
+    return this.driver;
   }
   createQueryCompiler() {
     return new SqliteQueryCompiler();
   }
   createAdapter() {
-    return new SqliteFileAdapter(`${this.file}.migrate-lock`);
+    return new SqliteFileAdapter(`${this.file}.migrate-lock`, () => this.driver);
   }
   createIntrospector(db: Kysely<unknown>) {
     return new SqliteIntrospector(db);

@@ -5,13 +5,28 @@
 import type { Kysely } from 'kysely';
 import { runCompiled } from './compiled-queries.js';
 import type { Database } from './database.js';
+import { directReadsOf, type DirectReads } from './direct-reads.js';
 
 /** table name → version, as text. */
 export type TableVersions = ReadonlyMap<string, string>;
 
+// Where the database tells when any other connection committed (SQLite's
+// data_version), the last snapshot is reused until it does: one pragma instead
+// of a read of every row. The stamp is taken before the read, so a commit
+// racing the read makes the next request read again, never keep a stale map.
+const snapshots = new WeakMap<DirectReads, { stamp: number; versions: TableVersions }>();
+
 export async function readTableVersions(db: Kysely<Database>): Promise<TableVersions> {
+  const direct = directReadsOf(db);
+  const stamp = direct?.dataVersion();
+  if (direct && stamp !== undefined) {
+    const last = snapshots.get(direct);
+    if (last && last.stamp === stamp) return last.versions;
+  }
   const rows = await runCompiled<{ table_name: string; version: string | number | bigint }>(db, 'table versions', [], () =>
     db.selectFrom('table_versions').select(['table_name', 'version']),
   );
-  return new Map(rows.map((r) => [r.table_name, String(r.version)]));
+  const versions = new Map(rows.map((r) => [r.table_name, String(r.version)]));
+  if (direct && stamp !== undefined) snapshots.set(direct, { stamp, versions });
+  return versions;
 }
