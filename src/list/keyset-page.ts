@@ -109,8 +109,13 @@ export async function listPage<Row>(store: Store, tokens: PageTokens, counts: Li
   const op = req.order.desc ? '<' : '>';
   const cursorValues = !cursor ? [] : column === key ? [cursor.uid] : [cursor.value, cursor.uid];
   const select = req.select ?? [];
-  const shape = `page ${req.table} (${select.join(',')}) where ${filter.shape} cursor ${cursorValues.length} order ${column} ${dir} key ${key}`;
-  const values = [...filter.values, ...cursorValues, req.pageSize + 1, req.skip];
+  // LIMIT is written into the SQL (at most MAX_PAGE_SIZE + 1 shapes): SQLite
+  // ran a bound LIMIT a fifth slower than a literal one (29 vs 25 µs for 50
+  // rows). OFFSET, unbounded, stays a value, and is left out when 0.
+  const limit = req.pageSize + 1;
+  const offset = req.skip > 0;
+  const shape = `page ${req.table} (${select.join(',')}) where ${filter.shape} cursor ${cursorValues.length} order ${column} ${dir} key ${key} limit ${limit}${offset ? ' offset' : ''}`;
+  const values = [...filter.values, ...cursorValues, ...(offset ? [req.skip] : [])];
   const rows = await runCompiled<Record<string, unknown>>(db, shape, values, (vs) => {
     let q = select.length > 0 ? db.selectFrom(req.table).select(select as never) : db.selectFrom(req.table).selectAll();
     const at = filter.values.length;
@@ -121,8 +126,8 @@ export async function listPage<Row>(store: Store, tokens: PageTokens, counts: Li
     if (cursorValues.length === 2) q = q.where(() => sql<SqlBool>`(${sql.ref(column)}, ${sql.ref(key)}) ${sql.raw(op)} (${vs[at]}, ${vs[at + 1]})`);
     q = q.orderBy(column as never, dir);
     if (column !== key) q = q.orderBy(key as never, dir);
-    const n = at + cursorValues.length;
-    return q.limit(vs[n] as number).offset(vs[n + 1] as number);
+    q = q.limit(sql.lit(limit));
+    return offset ? q.offset(vs[at + cursorValues.length] as number) : q;
   });
   const more = rows.length > req.pageSize;
   const pageRows = more ? rows.slice(0, req.pageSize) : rows;

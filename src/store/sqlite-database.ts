@@ -14,23 +14,18 @@ export interface CachedStatement {
   all(params: readonly Param[]): Record<string, unknown>[];
 }
 
-// node:sqlite builds each row object through V8's API one property at a time;
-// rows fetched as arrays and turned into objects here, all of one shape, cost
-// a fifth less (measured on a 51-row page of repos).
+// node:sqlite builds each row object through V8's API one property at a time.
+// Rows are fetched as arrays instead and turned into objects by a function
+// made once per statement from its column names (an object literal: one
+// shape, no keyed stores): 45 → 35 µs for a 51-row page of repos. The names
+// are the statement's own columns, written into the literal as JSON strings.
 function rowsAsObjects(stmt: StatementSync): (params: readonly Param[]) => Record<string, unknown>[] {
-  stmt.setReturnArrays(true);
   const names = stmt.columns().map((c) => c.name);
-  return (params) => {
-    const rows = stmt.all(...params) as unknown as unknown[][];
-    const out: Record<string, unknown>[] = new Array(rows.length);
-    for (let r = 0; r < rows.length; r++) {
-      const row = rows[r];
-      const o: Record<string, unknown> = {};
-      for (let i = 0; i < names.length; i++) o[names[i]] = row[i];
-      out[r] = o;
-    }
-    return out;
-  };
+  if (names.includes('__proto__')) return (params) => stmt.all(...params) as Record<string, unknown>[]; // a literal would set the prototype
+  stmt.setReturnArrays(true);
+  const fields = names.map((name, i) => `${JSON.stringify(name)}: r[${i}]`);
+  const toObject = new Function('r', `return { ${fields.join(', ')} };`) as (r: unknown[]) => Record<string, unknown>;
+  return (params) => (stmt.all(...params) as unknown as unknown[][]).map(toObject);
 }
 
 export interface SqliteConnection {
