@@ -115,7 +115,7 @@ export class SqliteDriver implements Driver {
     const s = connection as Session;
     await s.lockWriter();
     try {
-      await s.onWriter((w) => w.db.exec('BEGIN IMMEDIATE'));
+      await s.onWriter((w) => w.prepare('BEGIN IMMEDIATE').stmt.run()); // prepared once: parsing it was a visible share of a short write
     } catch (err) {
       s.unlockWriter();
       throw err;
@@ -125,7 +125,7 @@ export class SqliteDriver implements Driver {
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
     const s = connection as Session;
-    await s.onWriter((w) => w.db.exec('COMMIT')); // a busy COMMIT leaves the transaction open: retrying is safe
+    await s.onWriter((w) => w.prepare('COMMIT').stmt.run()); // a busy COMMIT leaves the transaction open: retrying is safe
     s.unlockWriter();
   }
 
