@@ -26,9 +26,16 @@ import {
 } from 'kysely';
 import { openSqliteConnection, type Param, type SqliteConnection } from './sqlite-database.js';
 import type { DirectReads } from './direct-reads.js';
+import type { Logger } from 'pino';
 import { acquireFileLock } from './file-lock.js';
+import { BACKSTOP_AUTOCHECKPOINT_PAGES, startCheckpointer, type Checkpointer } from './sqlite-checkpointer.js';
+import { setImmediate } from 'node:timers/promises';
+import { DatabaseUnavailable } from './database-unavailable.js';
 import { whileBusy, WriteGate } from './sqlite-write-gate.js';
 
+/** The most transactions one COMMIT serves, and the longest a group stays open to newcomers. */
+const MAX_GROUP = 64;
+const MAX_GROUP_MS = 20;
 /** How long a write waits for the lock (in this process and from others) before UNAVAILABLE. */
 export const WRITE_WAIT_MS = 5_000;
 const READ_BUSY_TIMEOUT_MS = 100;
@@ -43,14 +50,16 @@ function execute<R>(conn: SqliteConnection, query: CompiledQuery): QueryResult<R
 
 class Session implements DatabaseConnection {
   inTransaction = false;
-  private holdsWriter = false;
+  /** Began inside a commit group another transaction opened (a savepoint of it). */
+  joined = false;
+  holdsWriter = false;
   private deadline = 0;
 
   constructor(private readonly driver: SqliteDriver) {}
 
-  async lockWriter(): Promise<void> {
+  async lockWriter(joins = false): Promise<void> {
     this.deadline = Date.now() + WRITE_WAIT_MS;
-    await this.driver.gate.acquire(this.deadline);
+    await this.driver.gate.acquire(this.deadline, joins);
     this.holdsWriter = true;
   }
 
@@ -58,6 +67,7 @@ class Session implements DatabaseConnection {
     if (!this.holdsWriter) return;
     this.holdsWriter = false;
     this.inTransaction = false;
+    this.joined = false;
     this.driver.gate.release();
   }
 
@@ -82,14 +92,24 @@ class Session implements DatabaseConnection {
   }
 }
 
+/** Transactions that finished inside the open SQLite transaction and wait for its COMMIT. */
+interface CommitGroup {
+  opened: number;
+  waiting: Array<{ committed: () => void; failed: (err: unknown) => void }>;
+}
+
 export class SqliteDriver implements Driver {
   readonly gate = new WriteGate();
   writer!: SqliteConnection;
   reader!: SqliteConnection;
   /** Set once the reader is open. */
   direct?: DirectReads;
+  private checkpointer?: Checkpointer;
 
-  constructor(private readonly file: string) {}
+  constructor(
+    private readonly file: string,
+    private readonly logger?: Logger,
+  ) {}
 
   async init(): Promise<void> {
     this.writer = openSqliteConnection(this.file, { busyTimeoutMs: 0 });
@@ -97,6 +117,22 @@ export class SqliteDriver implements Driver {
     // Instances starting together on a new file race for these.
     await whileBusy(() => this.writer.db.exec('PRAGMA journal_mode = WAL'), deadline);
     this.writer.db.exec('PRAGMA synchronous = NORMAL');
+    this.writer.db.exec(`PRAGMA wal_autocheckpoint = ${BACKSTOP_AUTOCHECKPOINT_PAGES}`);
+    this.checkpointer = startCheckpointer(this.file, {
+      holdWrites: async (whileHeld) => {
+        try {
+          await this.gate.acquire(Date.now() + WRITE_WAIT_MS);
+        } catch {
+          return; // writes are backed up: the backstop checkpoint will do
+        }
+        try {
+          await whileHeld();
+        } finally {
+          this.gate.release();
+        }
+      },
+      onError: (err) => this.logger?.warn({ err: { message: err.message } }, 'the WAL checkpoint thread stopped; commits checkpoint the WAL themselves'),
+    });
     this.reader = openSqliteConnection(this.file, { busyTimeoutMs: READ_BUSY_TIMEOUT_MS, queryOnly: true });
     const reader = this.reader;
     const version = reader.db.prepare('PRAGMA data_version');
@@ -111,40 +147,121 @@ export class SqliteDriver implements Driver {
     return new Session(this);
   }
 
+  // Group commit. A transaction that finishes does not COMMIT at once: it
+  // lets the event loop turn once (requests that arrived meanwhile reach the
+  // gate), and if the next writer waiting is a transaction, hands it the gate
+  // with the SQLite transaction still open; that one runs inside a SAVEPOINT
+  // and decides the same way. The last of the group commits for all, and only
+  // then does any of them return: nothing is acknowledged before its COMMIT.
+  // One COMMIT (and one write of each page the group shares: the table
+  // version row, the last page of each table and append-ordered index) serves
+  // many transactions. A member that fails rolls back to its savepoint alone.
+  // What members see: a later one reads an earlier one's rows before they are
+  // committed; if the COMMIT then fails (a full disk), all of them fail.
+  private group?: CommitGroup;
+
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
     const s = connection as Session;
-    await s.lockWriter();
-    try {
-      await s.onWriter((w) => w.prepare('BEGIN IMMEDIATE').stmt.run()); // prepared once: parsing it was a visible share of a short write
-    } catch (err) {
-      s.unlockWriter();
-      throw err;
+    await s.lockWriter(true);
+    if (this.group) {
+      try {
+        this.writer.prepare('SAVEPOINT member').stmt.run();
+      } catch (err) {
+        await this.endGroup(s, err);
+        throw err;
+      }
+      s.joined = true;
+    } else {
+      try {
+        await s.onWriter((w) => w.prepare('BEGIN IMMEDIATE').stmt.run()); // prepared once: parsing it was a visible share of a short write
+      } catch (err) {
+        s.unlockWriter();
+        throw err;
+      }
+      this.group = { opened: Date.now(), waiting: [] };
     }
     s.inTransaction = true;
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
     const s = connection as Session;
-    await s.onWriter((w) => w.prepare('COMMIT').stmt.run()); // a busy COMMIT leaves the transaction open: retrying is safe
-    s.unlockWriter();
+    const group = this.group;
+    if (!group) throw new Error('commit outside a transaction');
+    if (s.joined) this.writer.prepare('RELEASE member').stmt.run();
+    if (group.waiting.length + 1 < MAX_GROUP && Date.now() - group.opened < MAX_GROUP_MS) {
+      await setImmediate();
+      if (this.gate.nextJoins()) {
+        const committed = new Promise<void>((resolve, reject) => group.waiting.push({ committed: resolve, failed: reject }));
+        s.unlockWriter(); // to the next transaction, with this one's work inside the open SQLite transaction
+        return committed;
+      }
+    }
+    await this.endGroup(s);
   }
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
     const s = connection as Session;
-    try {
-      if (this.writer.db.isTransaction) this.writer.db.exec('ROLLBACK');
-    } finally {
-      s.unlockWriter();
+    // Not holding the writer: it waited in a group whose COMMIT failed (and
+    // was told so); the writer is someone else's now.
+    if (!s.holdsWriter) return;
+    if (!s.joined) {
+      // The group's first transaction: nothing else is in it yet.
+      this.group = undefined;
+      try {
+        if (this.writer.db.isTransaction) this.writer.prepare('ROLLBACK').stmt.run();
+      } finally {
+        s.unlockWriter();
+      }
+      return;
     }
+    let broken: unknown;
+    try {
+      this.writer.prepare('ROLLBACK TO member').stmt.run();
+      this.writer.prepare('RELEASE member').stmt.run();
+    } catch (err) {
+      broken = err;
+    }
+    const group = this.group;
+    if (!broken && group && group.waiting.length < MAX_GROUP && this.gate.nextJoins()) {
+      s.unlockWriter();
+      return;
+    }
+    await this.endGroup(s, broken).catch(() => undefined); // this transaction fails with its own error
+  }
+
+  /**
+   * Ends the open group: COMMIT (or, given `failure`, roll back) and tell
+   * every transaction waiting in it, then release the gate. Also when SQLite
+   * has already rolled the transaction back itself (a full disk, an I/O error).
+   */
+  private async endGroup(s: Session, failure?: unknown): Promise<void> {
+    const group = this.group;
+    this.group = undefined;
+    try {
+      if (failure !== undefined || !this.writer.db.isTransaction) {
+        if (this.writer.db.isTransaction) this.writer.prepare('ROLLBACK').stmt.run();
+        throw failure ?? new DatabaseUnavailable('the database rolled the transaction back');
+      }
+      await s.onWriter((w) => w.prepare('COMMIT').stmt.run()); // a busy COMMIT leaves the transaction open: retrying is safe
+    } catch (err) {
+      for (const w of group?.waiting ?? []) w.failed(err);
+      if (this.writer.db.isTransaction) this.writer.db.exec('ROLLBACK');
+      s.unlockWriter();
+      throw err;
+    }
+    for (const w of group?.waiting ?? []) w.committed();
+    s.unlockWriter();
   }
 
   async releaseConnection(connection: DatabaseConnection): Promise<void> {
     const s = connection as Session;
-    if (s.inTransaction && this.writer.db.isTransaction) this.writer.db.exec('ROLLBACK'); // never leave the writer mid-transaction
+    if (s.inTransaction) await this.rollbackTransaction(s); // never leave the writer mid-transaction
     s.unlockWriter();
   }
 
   async destroy(): Promise<void> {
+    await this.checkpointer?.stop();
+    this.checkpointer = undefined;
     this.direct = undefined;
     this.reader?.close();
     this.writer?.close();
@@ -183,9 +300,12 @@ class SqliteFileAdapter extends SqliteAdapter {
 export class SqliteFileDialect implements Dialect {
   private driver?: SqliteDriver;
 
-  constructor(private readonly file: string) {}
+  constructor(
+    private readonly file: string,
+    private readonly logger?: Logger,
+  ) {}
   createDriver(): Driver {
-    this.driver = new SqliteDriver(this.file);
+    this.driver = new SqliteDriver(this.file, this.logger);
     return this.driver;
   }
   createQueryCompiler() {

@@ -27,20 +27,27 @@ export async function whileBusy<T>(attempt: () => T, deadline: number): Promise<
   }
 }
 
-/** One writer at a time inside this process, first come first served. */
+/**
+ * One writer at a time inside this process, first come first served. A
+ * waiter says whether it is a transaction that may join a commit group
+ * (sqlite-driver.ts): the holder leaves its transaction open only for one.
+ */
 export class WriteGate {
   private held = false;
-  private readonly waiters: Array<() => void> = [];
+  private readonly waiters: Array<{ wake: () => void; joins: boolean }> = [];
 
-  async acquire(deadline: number): Promise<void> {
+  async acquire(deadline: number, joins = false): Promise<void> {
     if (!this.held) {
       this.held = true;
       return;
     }
     await new Promise<void>((resolve, reject) => {
-      const waiter = () => {
-        clearTimeout(timer);
-        resolve();
+      const waiter = {
+        joins,
+        wake: () => {
+          clearTimeout(timer);
+          resolve();
+        },
       };
       const timer = setTimeout(
         () => {
@@ -54,10 +61,15 @@ export class WriteGate {
     });
   }
 
+  /** Whether the next holder is a transaction that may join a commit group. */
+  nextJoins(): boolean {
+    return this.waiters[0]?.joins === true;
+  }
+
   release(): void {
     const next = this.waiters.shift();
     if (next)
-      next(); // the gate passes straight to the next writer
+      next.wake(); // the gate passes straight to the next writer
     else this.held = false;
   }
 }

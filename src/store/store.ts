@@ -69,7 +69,7 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
     const file = join(opts.dataDir, 'berth.db');
     ensurePrivateFile(file); // it holds the signing keys
     narrowIfPresent(`${file}-wal`, `${file}-shm`, `${file}-journal`);
-    const db = new Kysely<Database>({ dialect: new SqliteFileDialect(file) });
+    const db = new Kysely<Database>({ dialect: new SqliteFileDialect(file, opts.logger) });
     store = { db, caps: SQLITE, close: () => db.destroy() };
   }
   try {
