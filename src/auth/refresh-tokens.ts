@@ -7,6 +7,7 @@
 // was deleted is revoked on its next use too.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { JWTPayload } from 'jose';
+import { insertCompiled } from '../store/compiled-queries.js';
 import type { Store } from '../store/store.js';
 import { transact, type Tx } from '../store/transact.js';
 
@@ -48,19 +49,17 @@ async function insert(tx: Tx, grant: RefreshGrant, chainId: string): Promise<Iss
     const expired = tx.selectFrom('refresh_tokens').select('id').where('expire_time', '<=', now.toISOString()).limit(PRUNE_BATCH);
     await tx.deleteFrom('refresh_tokens').where('id', 'in', expired).execute();
   }
-  await tx
-    .insertInto('refresh_tokens')
-    .values({
-      id: hashOf(token),
-      chain_id: chainId,
-      identity_uid: grant.identityUid,
-      audience: grant.audience,
-      narrowing: JSON.stringify(grant.narrowing),
-      used: 0,
-      expire_time: expiry.toISOString(),
-      create_time: now.toISOString(),
-    })
-    .execute();
+  // Compiled once: every exchange and every rotation runs it.
+  await insertCompiled(tx, 'refresh_tokens', {
+    id: hashOf(token),
+    chain_id: chainId,
+    identity_uid: grant.identityUid,
+    audience: grant.audience,
+    narrowing: JSON.stringify(grant.narrowing),
+    used: 0,
+    expire_time: expiry.toISOString(),
+    create_time: now.toISOString(),
+  });
   return { token, expiry };
 }
 

@@ -5,7 +5,7 @@
 // woken as soon as the transaction commits).
 import { randomUUID } from 'node:crypto';
 import { nowIso } from '../core/clock.js';
-import { runCompiled } from '../store/compiled-queries.js';
+import { insertCompiled } from '../store/compiled-queries.js';
 import { afterCommit, type Tx } from '../store/transact.js';
 import { ringDeliveryWorkers } from './delivery/delivery-signal.js';
 
@@ -34,33 +34,19 @@ export async function emitEvent(tx: Tx, event: NewEvent): Promise<string> {
   const eventId = randomUUID();
   // Hidden, for bench/events.ts only: the baseline of writes without events. Never set it in production.
   if (process.env.BERTH_BENCH_WITHOUT_EVENTS === '1') return eventId;
-  const values = [
-    eventId,
-    event.type,
-    event.audience === 'customer' ? 1 : 0,
-    event.group,
-    event.subject,
-    JSON.stringify(event.actor === undefined ? {} : { subject: event.actor }),
-    JSON.stringify(event.body ?? {}),
-    event.bodyType,
-    JSON.stringify(event.extensions ?? {}),
-    nowIso(),
-  ];
   // Compiled once: every mutating RPC runs it.
-  await runCompiled(tx, 'event outbox insert', values, (v) =>
-    tx.insertInto('event_outbox').values({
-      event_id: v[0] as string,
-      type: v[1] as string,
-      audience: v[2] as number,
-      group_uid: v[3] as string,
-      subject: v[4] as string,
-      actor: v[5] as string,
-      body: v[6] as string,
-      body_type: v[7] as string,
-      extensions: v[8] as string,
-      create_time: v[9] as string,
-    }),
-  );
+  await insertCompiled(tx, 'event_outbox', {
+    event_id: eventId,
+    type: event.type,
+    audience: event.audience === 'customer' ? 1 : 0,
+    group_uid: event.group,
+    subject: event.subject,
+    actor: JSON.stringify(event.actor === undefined ? {} : { subject: event.actor }),
+    body: JSON.stringify(event.body ?? {}),
+    body_type: event.bodyType,
+    extensions: JSON.stringify(event.extensions ?? {}),
+    create_time: nowIso(),
+  });
   if (event.audience === 'customer') afterCommit(tx, ringDeliveryWorkers);
   return eventId;
 }

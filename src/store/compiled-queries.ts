@@ -4,7 +4,8 @@
 // and 15 % of a GET. A query is built with placeholder values; the compiled
 // parameters that are placeholders become slots filled from `values`, and
 // any others (constants written into the query) are kept as they are.
-import { SelectQueryNode, type Compilable, type CompiledQuery, type Kysely } from 'kysely';
+import { SelectQueryNode, type Compilable, type CompiledQuery, type Insertable, type Kysely } from 'kysely';
+import type { Database } from './database.js';
 import { directReadsOf } from './direct-reads.js';
 
 interface Entry {
@@ -66,4 +67,17 @@ export async function runCompiled<R>(
   if (direct) return direct.read<R>(compiled.sql, parameters);
   const result = await db.executeQuery<R>({ ...compiled, parameters });
   return result.rows;
+}
+
+/**
+ * Inserts `row` into `table`, compiled once per table and set of columns: for
+ * inserts every request makes (a created resource, its outbox event). The
+ * column names come from code, never from a request.
+ */
+export async function insertCompiled<T extends keyof Database & string>(db: Kysely<Database>, table: T, row: Insertable<Database[T]>): Promise<void> {
+  const columns = Object.keys(row);
+  const any = db as unknown as AnyDb;
+  await runCompiled(any, `insert ${table} (${columns.join(',')})`, Object.values(row), (v) =>
+    any.insertInto(table).values(Object.fromEntries(columns.map((c, i) => [c, v[i]]))),
+  );
 }

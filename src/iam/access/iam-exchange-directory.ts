@@ -6,33 +6,66 @@ import type { ExchangeCandidate, ExchangeDirectory } from '../../auth/access-dir
 import { nowIso } from '../../core/clock.js';
 import type { Store } from '../../store/store.js';
 import type { Tx } from '../../store/transact.js';
+import { runCompiled } from '../../store/compiled-queries.js';
 import { loadRelationship } from '../identities/relationship.js';
+
+type CandidateRow = Parameters<typeof loadRelationship>[0] & { uid: string };
 
 export class IamExchangeDirectory implements ExchangeDirectory {
   constructor(private readonly store: Store) {}
 
+  // Compiled once per shape (store/compiled-queries.ts): building these on
+  // every exchange was a tenth of its CPU.
   async candidates(q: { identity: string; issuer: string; subject: string }, limit: number): Promise<ExchangeCandidate[]> {
-    let query = this.store.db.selectFrom('identities').select(['uid', 'relationship_type', 'relationship']);
-    // Without a uid: the exact issuer and subject, and the claimMatch identities
-    // that match the issuer or subject by pattern (their column is then '').
-    query =
+    const db = this.store.db;
+    const columns = ['uid', 'relationship_type', 'relationship'] as const;
+    const rows =
       q.identity !== ''
-        ? query.where('uid', '=', q.identity)
-        : query.where((eb) =>
-            eb.or([
-              eb.and([eb('issuer', '=', q.issuer), eb('subject', '=', q.subject)]),
-              eb.and([
-                eb('relationship_type', '=', 'claim_match'),
-                eb.or([eb('issuer', '=', ''), eb.and([eb('issuer', '=', q.issuer), eb('subject', '=', '')])]),
-              ]),
-            ]),
+        ? await runCompiled<CandidateRow>(db, 'exchange candidates by uid', [q.identity, limit], ([uid, n]) =>
+            db
+              .selectFrom('identities')
+              .select(columns)
+              .where('uid', '=', uid as string)
+              .orderBy('uid')
+              .limit(n as number),
+          )
+        : // Without a uid: the exact issuer and subject, and the claimMatch identities
+          // that match the issuer or subject by pattern (their column is then '').
+          await runCompiled<CandidateRow>(db, 'exchange candidates by issuer', [q.issuer, q.subject, limit], ([iss, sub, n]) =>
+            db
+              .selectFrom('identities')
+              .select(columns)
+              .where((eb) =>
+                eb.or([
+                  eb.and([eb('issuer', '=', iss as string), eb('subject', '=', sub as string)]),
+                  eb.and([
+                    eb('relationship_type', '=', 'claim_match'),
+                    eb.or([eb('issuer', '=', ''), eb.and([eb('issuer', '=', iss as string), eb('subject', '=', '')])]),
+                  ]),
+                ]),
+              )
+              .orderBy('uid')
+              .limit(n as number),
           );
-    const rows = await query.orderBy('uid').limit(limit).execute();
     return rows.map((r) => ({ uid: r.uid, relationship: loadRelationship(r) }));
   }
 
   async markSeen(tx: Tx, uid: string, verifiedEmail?: string): Promise<void> {
-    const changes = verifiedEmail === undefined ? { last_seen_time: nowIso() } : { last_seen_time: nowIso(), email: verifiedEmail };
-    await tx.updateTable('identities').set(changes).where('uid', '=', uid).execute();
+    const now = nowIso();
+    if (verifiedEmail === undefined) {
+      await runCompiled(tx, 'identity seen', [uid, now], ([u, t]) =>
+        tx
+          .updateTable('identities')
+          .set({ last_seen_time: t as string })
+          .where('uid', '=', u as string),
+      );
+      return;
+    }
+    await runCompiled(tx, 'identity seen with email', [uid, now, verifiedEmail], ([u, t, e]) =>
+      tx
+        .updateTable('identities')
+        .set({ last_seen_time: t as string, email: e as string })
+        .where('uid', '=', u as string),
+    );
   }
 }

@@ -1,5 +1,5 @@
 import { transact } from '../../store/transact.js';
-import { runCompiled } from '../../store/compiled-queries.js';
+import { insertCompiled, runCompiled } from '../../store/compiled-queries.js';
 import type { HandlerContext } from '@connectrpc/connect';
 import { emitRpcEvent } from '../../events/rpc-event.js';
 import { RepoSchema, type CreateRepoRequest, type Repo } from '../../gen/berth/registry/v2/repos_pb.js';
@@ -44,12 +44,7 @@ export async function createRepo(deps: ServiceDeps, req: CreateRepoRequest, ctx:
         .where('name', '=', n as string),
     );
     if (taken) throw repoNameTaken(req.parent, name);
-    const values = [row.uid, row.parent_uid, row.name, row.description, row.readme, row.create_time, row.update_time];
-    await runCompiled(tx, 'insert repo', values, (v) =>
-      tx
-        .insertInto('repos')
-        .values({ uid: v[0], parent_uid: v[1], name: v[2], description: v[3], readme: v[4], create_time: v[5], update_time: v[6] } as typeof row),
-    );
+    await insertCompiled(tx, 'repos', row);
     await emitRpcEvent(tx, ctx, { group: req.parent, subject: row.uid, schema: RepoSchema, message: repoFromRow(row) });
   });
   return repoFromRow(row);
