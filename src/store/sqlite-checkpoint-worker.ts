@@ -58,6 +58,10 @@ parentPort?.on('message', (m: unknown) => {
     parentPort?.postMessage('release-writes');
     return;
   }
+  if (m === 'writes-not-held') {
+    holding = false; // the next pass asks again
+    return;
+  }
   if (m !== 'stop') return;
   stopping = true;
   clearInterval(timer);

@@ -44,18 +44,25 @@ export function startCheckpointer(file: string, hooks: CheckpointerHooks): Check
   worker.on('message', (m: unknown) => {
     if (m === 'release-writes') released?.();
     if (m !== 'hold-writes') return;
-    void hooks.holdWrites(
-      () =>
-        new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, HOLD_LIMIT_MS);
-          released = () => {
-            clearTimeout(timer);
-            released = undefined;
-            resolve();
-          };
-          worker.postMessage('writes-held');
-        }),
-    );
+    let held = false;
+    void hooks
+      .holdWrites(
+        () =>
+          new Promise<void>((resolve) => {
+            held = true;
+            const timer = setTimeout(resolve, HOLD_LIMIT_MS);
+            released = () => {
+              clearTimeout(timer);
+              released = undefined;
+              resolve();
+            };
+            worker.postMessage('writes-held');
+          }),
+      )
+      .then(() => {
+        // Writes could not be held in time: the thread must not wait for them forever.
+        if (!held) worker.postMessage('writes-not-held');
+      });
   });
   return {
     async stop() {
