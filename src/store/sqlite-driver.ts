@@ -188,15 +188,25 @@ export class SqliteDriver implements Driver {
     const group = this.group;
     if (!group) throw new Error('commit outside a transaction');
     if (s.joined) this.writer.prepare('RELEASE member').stmt.run();
-    if (group.waiting.length + 1 < MAX_GROUP && Date.now() - group.opened < MAX_GROUP_MS) {
+    if (this.admits(group, 1)) {
       await setImmediate();
-      if (this.gate.nextJoins()) {
+      if (this.handsOver(group, 1)) {
         const committed = new Promise<void>((resolve, reject) => group.waiting.push({ committed: resolve, failed: reject }));
         s.unlockWriter(); // to the next transaction, with this one's work inside the open SQLite transaction
         return committed;
       }
     }
     await this.endGroup(s);
+  }
+
+  /** Whether `group`, with `finishing` more waiting in it, may still take a newcomer. */
+  private admits(group: CommitGroup, finishing: number): boolean {
+    return group.waiting.length + finishing < MAX_GROUP && Date.now() - group.opened < MAX_GROUP_MS;
+  }
+
+  /** Whether to leave `group` open for the next holder of the gate: it may take one, and a transaction is next. */
+  private handsOver(group: CommitGroup, finishing: number): boolean {
+    return this.admits(group, finishing) && this.gate.nextJoins();
   }
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
@@ -222,7 +232,7 @@ export class SqliteDriver implements Driver {
       broken = err;
     }
     const group = this.group;
-    if (!broken && group && group.waiting.length < MAX_GROUP && this.gate.nextJoins()) {
+    if (!broken && group && this.handsOver(group, 0)) {
       s.unlockWriter();
       return;
     }
@@ -238,10 +248,8 @@ export class SqliteDriver implements Driver {
     const group = this.group;
     this.group = undefined;
     try {
-      if (failure !== undefined || !this.writer.db.isTransaction) {
-        if (this.writer.db.isTransaction) this.writer.prepare('ROLLBACK').stmt.run();
-        throw failure ?? new DatabaseUnavailable('the database rolled the transaction back');
-      }
+      if (failure !== undefined) throw failure; // rolled back below
+      if (!this.writer.db.isTransaction) throw new DatabaseUnavailable('the database rolled the transaction back');
       await s.onWriter((w) => w.prepare('COMMIT').stmt.run()); // a busy COMMIT leaves the transaction open: retrying is safe
     } catch (err) {
       for (const w of group?.waiting ?? []) w.failed(err);
