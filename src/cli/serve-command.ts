@@ -1,8 +1,15 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import pino from 'pino';
-import { DEFAULT_HISTORY_SEGMENT, DEFAULT_PUBLIC_ORG, historySegmentProblem, publicOrgProblem, registryPublicUrl } from '../oci/registry-config.js';
-import { REGISTRY_REQUEST_TIMEOUT_MS, startServer, type RegistryServeOptions } from '../server/app.js';
+import {
+  DEFAULT_HISTORY_SEGMENT,
+  DEFAULT_PUBLIC_ORG,
+  historySegmentProblem,
+  publicOrgProblem,
+  REGISTRY_REQUEST_TIMEOUT_MS,
+  registryPublicUrl,
+} from '../oci/registry-config.js';
+import type { RegistryServeOptions } from '../server/app.js';
 import { dataDirWarning } from '../store/private-files.js';
 import { DEFAULT_LIMITS, type ConnectionLimits } from '../server/connection-limits.js';
 import { describeDatabase } from '../store/store.js';
@@ -210,6 +217,8 @@ Registry tokens: docker login <registry host> -u _token -p "$(npx berth auth tok
         const secretsKey = o.secretsKeyFile !== undefined ? readFileSync(o.secretsKeyFile, 'utf8') : process.env.BERTH_SECRETS_KEY || undefined;
         const warning = dataDirWarning(o.data);
         if (warning) process.stderr.write(`warning: ${warning}\n`);
+        // The server stack is loaded only here: every other command starts without it.
+        const { startServer } = await import('../server/app.js');
         const server = await startServer({
           host,
           port,

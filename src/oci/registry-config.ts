@@ -15,6 +15,8 @@ export interface RegistryConfig {
 }
 
 export const DEFAULT_PUBLIC_ORG = 'public';
+/** One hour: a 10 GiB layer at 3 MB/s. A stalled sender is cut much sooner by the idle timeout. */
+export const REGISTRY_REQUEST_TIMEOUT_MS = 3_600_000;
 export const DEFAULT_HISTORY_SEGMENT = '_berth';
 /** The tags an anonymous caller may reach in the public organization. */
 export const FREE_TIER_TAGS: readonly string[] = ['latest', 'latest-dev'];

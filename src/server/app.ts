@@ -8,6 +8,7 @@ import { Runtime } from '../runtime/runtime.js';
 import type { OrgCreationPolicy } from '../runtime/service-deps.js';
 import type { TermsDocument } from '../iam/terms/terms-documents.js';
 import { openStore, type Store } from '../store/store.js';
+import { REGISTRY_REQUEST_TIMEOUT_MS } from '../oci/registry-config.js';
 import { RegistryListener } from '../oci/registry-listener.js';
 import { registryBlobRoot } from '../registry/blobs/fs-blob-layout.js';
 import { ApiListener } from './api-listener.js';
@@ -56,9 +57,6 @@ export interface RegistryServeOptions {
   /** Longest one registry request may take (blob uploads are long); REGISTRY_REQUEST_TIMEOUT_MS when absent. */
   requestTimeoutMs?: number;
 }
-
-/** One hour: a 10 GiB layer at 3 MB/s. A stalled sender is cut much sooner by the idle timeout. */
-export const REGISTRY_REQUEST_TIMEOUT_MS = 3_600_000;
 
 export interface RunningServer {
   /** The public URL (issuer, audience). */

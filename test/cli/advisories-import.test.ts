@@ -201,6 +201,29 @@ describe('berth advisories import', () => {
     assert.equal(hashes.length, 0, 'the refused file is not marked imported');
   });
 
+  it('reads files ahead of the writer yet keeps exactly the files before a refused one', async () => {
+    // Every file is parsed (on a parse thread) before the writer reaches the refused one: the refusal
+    // must still come in its place, with the files before it written and none after it.
+    const dirAhead = join(root, 'ahead');
+    mkdirSync(dirAhead);
+    const docs = generateAdvisories(7, { documents: 41, advisoriesPerDocument: 1 }).documents;
+    const name = (i: number) => (i < 20 ? `a-${String(i).padStart(3, '0')}` : i === 20 ? 'b-bad' : `c-${String(i).padStart(3, '0')}`);
+    docs.forEach((d, i) => {
+      let text = renderYaml({ ...d, origin: `ahead-${i}` }).replace(`name: ${d.origin}`, `name: ahead-${i}`);
+      if (i === 20) text = text.replace('schema-version: 2.0.2', 'schema-version: 2.0.2\nunknown-key: 1');
+      writeFileSync(join(dirAhead, `${name(i)}.advisories.yaml`), text);
+    });
+    const r = await importCli(berth, [dirAhead]);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /b-bad\.advisories\.yaml:\d+: /);
+    const files = await sqlQuery(berth, 'select source_file from advisories where source_file like $1 order by source_file', [`${dirAhead}/%`]);
+    const written = [...new Set(files.map((f) => String(f.source_file).slice(dirAhead.length + 1)))];
+    assert.deepEqual(
+      written,
+      Array.from({ length: 20 }, (_, i) => `${name(i)}.advisories.yaml`),
+    );
+  });
+
   it('imports into a --feed-group that exists and refuses one that does not', async () => {
     const other = join(root, 'other');
     writeFeed(other, generateAdvisories(5, { documents: 1, advisoriesPerDocument: 2 }).documents);

@@ -3,17 +3,12 @@
 // SourceFile values, and how --format auto recognises a path. Each format's
 // parser lives in its own module; this table is the one place they meet.
 import { open, stat } from 'node:fs/promises';
-import type { FormatOptions as JsonFormatOptions } from './imported-event.js';
+import { FORMAT_NAMES, type FormatName } from './format-parsers.js';
 import { readJsonSources } from './json-sources.js';
-import { ImportError, type ParsedFile } from './normalized-advisory.js';
-import { parseOpenVexBytes } from './openvex-advisories.js';
-import { parseOsvBytes } from './osv-advisories.js';
-import { parseSecdbBytes } from './secdb-advisories.js';
-import { type FormatOptions, readSourceFile, type SourceFile, sourceFromBytes, walkFiles } from './source-file.js';
-import { parseYamlAdvisories } from './yaml-advisories.js';
+import { ImportError } from './normalized-advisory.js';
+import { type FileBytes, type FormatOptions, inOrderAhead, readFileBytes, type SourceFile, sourceFromBytes, walkFiles } from './source-file.js';
 
-export const FORMAT_NAMES = ['yaml', 'osv', 'secdb', 'openvex'] as const;
-export type FormatName = (typeof FORMAT_NAMES)[number];
+export { FORMAT_NAMES, type FormatName };
 
 /** Reads everything under `path` in one format; throws ImportError on a refused input. */
 export type FormatReader = (path: string, opts: FormatOptions) => AsyncIterable<SourceFile>;
@@ -27,40 +22,37 @@ export interface Format {
 
 const isYamlName = (name: string) => /\.ya?ml$/i.test(name);
 
-/** Files read ahead while one is parsed and written (the disk and the CPU overlap). */
+/** Files being read at once (the disk and the CPU overlap; bounded, so a large directory does not open all its files). */
 const READ_AHEAD = 8;
 
-async function* readYaml(path: string, opts: FormatOptions): AsyncIterable<SourceFile> {
-  const parse = (f: string, bytes: Uint8Array) =>
-    parseYamlAdvisories(f, bytes, { architectures: opts.architectures, namespace: opts.namespace, author: opts.author });
-  const pending: Promise<SourceFile>[] = [];
-  for await (const file of walkFiles(path, isYamlName)) {
-    const next = readSourceFile(file, opts, parse);
-    next.catch(() => {}); // awaited below, in order; this only keeps an early rejection from going unhandled
-    pending.push(next);
-    if (pending.length >= READ_AHEAD) yield await pending.shift()!;
-  }
-  while (pending.length > 0) yield await pending.shift()!;
+/** Bytes of the files parsed ahead at once (their parsed rows take several times as much). */
+const PARSE_AHEAD_BYTES = 32 * 1024 * 1024;
+
+/** Each file of `files` checked and parsed as `format`, up to opts.parseAhead files (and PARSE_AHEAD_BYTES) ahead. */
+function parsed(files: AsyncIterable<FileBytes>, opts: FormatOptions, format: FormatName): AsyncIterable<SourceFile> {
+  const ahead = { depth: opts.parseAhead, weigh: (f: FileBytes) => f.bytes.byteLength, budget: PARSE_AHEAD_BYTES };
+  return inOrderAhead(files, ahead, (f) => sourceFromBytes(f, opts, format));
 }
 
-/** A JSON format's reader: a file, a directory of *.json or a zip of them (json-sources.ts), each through `parse`. */
-function jsonReader(parse: (file: string, bytes: Uint8Array, opts: JsonFormatOptions) => ParsedFile): FormatReader {
-  return async function* (path, opts) {
-    const parseOpts = { arch: opts.architectures, namespace: opts.namespace };
-    for await (const source of readJsonSources(path))
-      yield sourceFromBytes(source.file, source.bytes, opts, (f, bytes) => parse(f, bytes, parseOpts).advisories);
-  };
+/** A directory of YAML documents (or one), read a few files at a time. */
+function readYaml(path: string, opts: FormatOptions): AsyncIterable<SourceFile> {
+  return parsed(inOrderAhead(walkFiles(path, isYamlName), { depth: READ_AHEAD }, readFileBytes), opts, 'yaml');
+}
+
+/** A JSON format's reader: a file, a directory of *.json or a zip of them (json-sources.ts), each parsed as `format`. */
+function jsonReader(format: FormatName): FormatReader {
+  return (path, opts) => parsed(readJsonSources(path), opts, format);
 }
 
 export const FORMATS: Record<FormatName, Format> = {
   yaml: { read: readYaml, looksLike: (name) => isYamlName(name) },
   osv: {
-    read: jsonReader(parseOsvBytes),
+    read: jsonReader('osv'),
     looksLike: (name, head) =>
       /\.zip$/i.test(name) || (/\.json$/i.test(name) && /"(schema_version|affected|modified)"\s*:/.test(head) && !/openvex/.test(head)),
   },
-  secdb: { read: jsonReader(parseSecdbBytes), looksLike: (name, head) => /\.json$/i.test(name) && /"(apkurl|secfixes|reponame)"\s*:/.test(head) },
-  openvex: { read: jsonReader(parseOpenVexBytes), looksLike: (name, head) => /\.json$/i.test(name) && /openvex\.dev\/ns/.test(head) },
+  secdb: { read: jsonReader('secdb'), looksLike: (name, head) => /\.json$/i.test(name) && /"(apkurl|secfixes|reponame)"\s*:/.test(head) },
+  openvex: { read: jsonReader('openvex'), looksLike: (name, head) => /\.json$/i.test(name) && /openvex\.dev\/ns/.test(head) },
 };
 
 const DETECT_ORDER: readonly FormatName[] = ['yaml', 'openvex', 'secdb', 'osv'];

@@ -11,6 +11,7 @@ import { transact, type Tx } from '../../store/transact.js';
 import { type BatchResult, type FileCounts, pruneAdvisories, writeBatch } from './advisory-writer.js';
 import { resolveFeedGroup } from './feed-group.js';
 import { ImportError, type NormalizedAdvisory } from './normalized-advisory.js';
+import { ParsePool } from './parse-pool.js';
 import type { FormatOptions, SourceFile } from './source-file.js';
 
 export const IMPORTED_EVENT = 'api.vulnerabilities.advisories.imported.v1';
@@ -27,7 +28,7 @@ export interface ImportOptions {
   prune: boolean;
   /** Re-read files whose hash is stored. */
   force?: boolean;
-  /** Files per transaction (default 200) and advisory rows per transaction (default 4000), whichever comes first. */
+  /** Files per transaction (default BATCH_FILES) and advisory rows per transaction (default BATCH_ADVISORIES), whichever comes first. */
   batchFiles?: number;
   batchAdvisories?: number;
   onProgress?: (p: ImportProgress) => void;
@@ -65,6 +66,13 @@ export interface ImportSummary {
 
 class Rollback extends Error {}
 
+// Files and advisory rows per transaction, whichever fills first. Each commit writes every page the
+// batch touched, and the random-keyed indexes (uids, advisory ids) spread a batch over most of their
+// pages, so fewer, larger batches write far less (measured: 200 files → 1,000 files, 12.3 s → 9.2 s for
+// 200,000 events). A batch holds the database's write lock about a second: a server's writes wait.
+const BATCH_FILES = 1000;
+const BATCH_ADVISORIES = 20_000;
+
 export async function importFiles(store: Store, opts: ImportOptions): Promise<ImportSummary> {
   const author = `import:${opts.source}`;
   const prefix = `${opts.source}:`;
@@ -99,10 +107,13 @@ export async function importFiles(store: Store, opts: ImportOptions): Promise<Im
     summary.feedGroup = group.uid;
     summary.feedGroupCreated = group.created;
     const now = nowIso();
+    const maxFiles = opts.batchFiles ?? BATCH_FILES;
+    const maxRows = opts.batchAdvisories ?? BATCH_ADVISORIES;
     const written = new Set<string>();
     const seenFiles = new Set<string>();
     const keptFiles = new Set<string>();
     const ctx = { feedGroup: group.uid, source: opts.source, author, pruneEvents: opts.prune, now, written };
+    const parseOptions = { architectures: opts.architectures, namespace: opts.namespace, author };
     const fingerprint = JSON.stringify({ a: [...opts.architectures], n: opts.namespace, g: group.uid });
     const formatOptions: FormatOptions = {
       architectures: opts.architectures,
@@ -112,11 +123,13 @@ export async function importFiles(store: Store, opts: ImportOptions): Promise<Im
       // --prune reads every file: an unchanged file may still hold advisories an earlier run without --prune
       // kept after they left it, and only its rows say which of the stored ones are still in it.
       isUnchanged: (file, hash) => !opts.force && !opts.prune && stored.get(file) === hash,
+      parse: (format, file, bytes) => parser.parse(format, file, bytes, parseOptions),
+      // With threads parsing, half a batch is parsed while the previous batch is written (100 or
+      // 250 files ahead measured slower; a whole batch no faster).
+      parseAhead: parser.size > 0 ? Math.max(8, Math.ceil(maxFiles / 2)) : 8,
     };
     let batch: SourceFile[] = [];
     let batchRows = 0;
-    const maxFiles = opts.batchFiles ?? 200;
-    const maxRows = opts.batchAdvisories ?? 4000;
     const flush = async () => {
       if (batch.length === 0) return;
       const files = batch;
@@ -209,7 +222,17 @@ export async function importFiles(store: Store, opts: ImportOptions): Promise<Im
     });
   };
 
-  if (opts.dryRun) {
+  const parser = new ParsePool();
+  try {
+    await runAll(run, store, opts.dryRun);
+  } finally {
+    await parser.close();
+  }
+  return summary;
+}
+
+async function runAll(run: (inTx: <T>(work: (tx: Tx) => Promise<T>) => Promise<T>) => Promise<void>, store: Store, dryRun: boolean): Promise<void> {
+  if (dryRun) {
     // One transaction for everything, rolled back: later batches see earlier ones, as in a real run.
     try {
       await transact(store, async (outer) => {
@@ -222,5 +245,4 @@ export async function importFiles(store: Store, opts: ImportOptions): Promise<Im
   } else {
     await run((work) => transact(store, work));
   }
-  return summary;
 }
