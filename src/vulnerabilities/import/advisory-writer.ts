@@ -27,8 +27,8 @@ export interface WriteContext {
   /** Delete stored imported events of a written advisory that the input no longer has. */
   pruneEvents: boolean;
   now: string;
-  /** Advisory uids written earlier in this run (a second file naming the same advisory adds to it, never prunes it). */
-  written: Set<string>;
+  /** Advisory uids written by earlier (committed) batches of this run (a second file naming the same advisory adds to it, never prunes it). */
+  written: ReadonlySet<string>;
 }
 
 export interface FileCounts {
@@ -42,6 +42,8 @@ export interface FileCounts {
 
 export interface BatchResult {
   files: FileCounts[];
+  /** Advisory uids this batch wrote: the caller adds them to `written` once the batch committed (a transaction run again must see `written` as it was). */
+  written: string[];
   eventsAdded: number;
   eventsRemoved: number;
 }
@@ -190,7 +192,6 @@ export async function writeBatch(
     newEvents.push(...added);
     goneEvents.push(...removed);
   }
-  for (const uid of uids) ctx.written.add(uid);
 
   for (const part of statementChunks(inserts, ADVISORY_CHUNK)) await tx.insertInto('advisories').values(part).execute();
   for (const row of updates) {
@@ -203,7 +204,7 @@ export async function writeBatch(
   for (const part of statementChunks(aliasRows, EVENT_CHUNK)) await tx.insertInto('advisory_aliases').values(part).execute();
   for (const part of statementChunks(goneEvents, KEY_CHUNK)) await tx.deleteFrom('advisory_events').where('uid', 'in', part).execute();
   for (const part of statementChunks(newEvents, EVENT_CHUNK)) await tx.insertInto('advisory_events').values(part).execute();
-  return { files: [...counts.values()], eventsAdded: newEvents.length, eventsRemoved: goneEvents.length };
+  return { files: [...counts.values()], written: uids, eventsAdded: newEvents.length, eventsRemoved: goneEvents.length };
 }
 
 /**
