@@ -56,6 +56,14 @@ export interface DatabaseCapabilities {
   createVersionFunction(db: Kysely<unknown>): Promise<void>;
   /** Triggers bumping `table`'s row in table_versions after every write to it. */
   createVersionTriggers(db: Kysely<unknown>, table: string): Promise<void>;
+  /**
+   * Once per database (migration 0019): lets concurrent writers of one table
+   * bump different rows of its version, so they do not queue on one row lock
+   * held to each one's commit. PostgreSQL: a row per table and connection
+   * slot (a table's version is the sum of its rows); SQLite has one writer,
+   * so nothing to do.
+   */
+  shardTableVersions(db: Kysely<unknown>): Promise<void>;
   /** Foreign keys onto `table` whose ON DELETE forbids deleting a referenced row (RESTRICT / NO ACTION). */
   restrictingReferences(db: Kysely<unknown>, table: string): Promise<Reference[]>;
   /**
@@ -102,6 +110,7 @@ export const SQLITE: DatabaseCapabilities = {
   bytesType: 'blob',
   serialNeedsAutoIncrement: true,
   createVersionFunction: async () => undefined, // SQLite triggers carry their own body
+  shardTableVersions: async () => undefined,
   async createVersionTriggers(db, table) {
     for (const op of ['insert', 'update', 'delete']) {
       await sql`create trigger ${sql.raw(`${table}_version_${op}`)} after ${sql.raw(op)} on ${sql.table(table)}
@@ -123,6 +132,13 @@ export const SQLITE: DatabaseCapabilities = {
   },
 };
 
+/**
+ * Rows a PostgreSQL table's version is spread over: more than the pool's
+ * connections make collisions rare; each is a row every request's version
+ * read sums.
+ */
+const VERSION_SHARDS = 16;
+
 export const POSTGRES: DatabaseCapabilities = {
   kind: 'postgres',
   returning: true,
@@ -139,6 +155,19 @@ export const POSTGRES: DatabaseCapabilities = {
     await sql`create function berth_bump_table_version() returns trigger language plpgsql as $$
       begin
         update table_versions set version = version + 1 where table_name = TG_TABLE_NAME;
+        return null;
+      end $$`.execute(db);
+  },
+  async shardTableVersions(db) {
+    await sql`alter table table_versions add column shard integer not null default 0`.execute(db);
+    await sql`alter table table_versions drop constraint table_versions_pkey`.execute(db);
+    await sql`alter table table_versions add primary key (table_name, shard)`.execute(db);
+    // A connection bumps the row of its slot (its server process id mod VERSION_SHARDS), made on
+    // first use: concurrent writers of a table mostly hold different rows, and a reader sums them.
+    await sql`create or replace function berth_bump_table_version() returns trigger language plpgsql as $$
+      begin
+        insert into table_versions (table_name, shard, version) values (TG_TABLE_NAME, pg_backend_pid() % ${sql.lit(VERSION_SHARDS)}, 1)
+          on conflict (table_name, shard) do update set version = table_versions.version + 1;
         return null;
       end $$`.execute(db);
   },

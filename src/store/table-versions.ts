@@ -23,8 +23,12 @@ export async function readTableVersions(db: Kysely<Database>): Promise<TableVers
     const last = snapshots.get(direct);
     if (last && last.stamp === stamp) return last.versions;
   }
+  // A table's version may be spread over several rows (PostgreSQL: db-capabilities.ts shardTableVersions): their sum.
   const rows = await runCompiled<{ table_name: string; version: string | number | bigint }>(db, 'table versions', [], () =>
-    db.selectFrom('table_versions').select(['table_name', 'version']),
+    db
+      .selectFrom('table_versions')
+      .select((eb) => ['table_name', eb.fn.sum<string>('version').as('version')])
+      .groupBy('table_name'),
   );
   const versions = new Map(rows.map((r) => [r.table_name, String(r.version)]));
   if (direct && stamp !== undefined) snapshots.set(direct, { stamp, versions });

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { newChildUid, newRootUid } from '../../src/core/uidp.js';
 import { syncGroupBindings } from '../../src/iam/group-mappings/sync-group-bindings.js';
+import { readTableVersions } from '../../src/store/table-versions.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { transact, type Tx } from '../../src/store/transact.js';
 import { dropDatabase, freshDatabase } from '../harness/berth-process.js';
@@ -263,8 +264,7 @@ describe('syncGroupBindings', () => {
     await addMapping(provider, 'ops', writer, org);
     await sync(person, provider, ['eng', 'ops']);
     assert.equal((await bindingsOf(person)).length, 2);
-    const version = async () =>
-      Number((await store.db.selectFrom('table_versions').select('version').where('table_name', '=', 'role_bindings').executeTakeFirstOrThrow()).version);
+    const version = async () => Number((await readTableVersions(store.db)).get('role_bindings'));
     const v0 = await version();
     await tx((t) => t.deleteFrom('external_group_role_mappings').where('uid', '=', eng).execute());
     assert.deepEqual(
