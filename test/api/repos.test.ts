@@ -78,6 +78,27 @@ describe('registry repos', () => {
     assert.equal(list.json.totalCount, '0');
   });
 
+  it('refuses a create in a group that does not exist, and a taken name, naming what it refers to and writing nothing', async () => {
+    const info = (json: { details: Array<Record<string, string>> }) => json.details.find((d) => d['@type'] === 'type.googleapis.com/google.rpc.ResourceInfo');
+    const nowhere = `${berth.orgUid}/00000000000000ee`;
+    const missing = await rest(berth.url, 'POST', `/registry/v2/repos/${nowhere}`, { token, body: { name: 'orphan' } });
+    assert.equal(missing.status, 404, missing.text);
+    assert.equal(info(missing.json)?.resourceType, 'iam.berth.dev/Group');
+    assert.equal(info(missing.json)?.resourceName, nowhere);
+    const first = await rest(berth.url, 'POST', `/registry/v2/repos/${berth.orgUid}`, { token, body: { name: 'taken-once', description: 'first' } });
+    assert.equal(first.status, 200, first.text);
+    const again = await rest(berth.url, 'POST', `/registry/v2/repos/${berth.orgUid}`, { token, body: { name: 'taken-once', description: 'second' } });
+    assert.equal(again.status, 409, again.text);
+    assert.equal(again.json.message, 'Already exists: a repo named "taken-once" already exists in this group');
+    assert.equal(info(again.json)?.resourceName, `${berth.orgUid}:taken-once`);
+    const listed = await rest(berth.url, 'GET', '/registry/v2/repos?name=taken-once', { token });
+    assert.deepEqual(
+      listed.json.repos.map((r: { uid: string; description: string }) => [r.uid, r.description]),
+      [[first.json.uid, 'first']],
+    );
+    assert.equal((await rest(berth.url, 'GET', '/registry/v2/repos?name=orphan', { token })).json.totalCount, '0');
+  });
+
   it('lets exactly one of many simultaneous creates of a name win; the rest get 409', async () => {
     const results = await Promise.all(
       Array.from({ length: 12 }, () => rest(berth.url, 'POST', `/registry/v2/repos/${berth.orgUid}`, { token, body: { name: 'contested' } })),

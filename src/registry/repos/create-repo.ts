@@ -1,5 +1,6 @@
 import { transact } from '../../store/transact.js';
-import { insertCompiled, runCompiled } from '../../store/compiled-queries.js';
+import { insertCompiled } from '../../store/compiled-queries.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../../store/constraint-error.js';
 import type { HandlerContext } from '@connectrpc/connect';
 import { emitRpcEvent } from '../../events/rpc-event.js';
 import { RepoSchema, type CreateRepoRequest, type Repo } from '../../gen/berth/registry/v2/repos_pb.js';
@@ -26,26 +27,19 @@ export async function createRepo(deps: ServiceDeps, req: CreateRepoRequest, ctx:
   if (bad.length > 0) throw badRegistryRequest(bad.map((v) => ({ ...v, field: `repo.${v.field}` })));
   const now = nowIso();
   const row = { uid: newChildUid(req.parent), parent_uid: req.parent, name, description, readme: '', create_time: now, update_time: now };
-  // Compiled once (store/compiled-queries.ts): creates are short, and building
-  // three queries per request was a visible share of one.
-  await transact(deps.store, async (tx) => {
-    const [parent] = await runCompiled(tx, 'group exists', [req.parent], ([p]) =>
-      tx
-        .selectFrom('groups')
-        .select('uid')
-        .where('uid', '=', p as string),
-    );
-    if (!parent) throw parentGroupNotFound(req.parent);
-    const [taken] = await runCompiled(tx, 'repo name taken', [req.parent, name], ([p, n]) =>
-      tx
-        .selectFrom('repos')
-        .select('uid')
-        .where('parent_uid', '=', p as string)
-        .where('name', '=', n as string),
-    );
-    if (taken) throw repoNameTaken(req.parent, name);
-    await insertCompiled(tx, 'repos', row);
-    await emitRpcEvent(tx, ctx, { group: req.parent, subject: row.uid, schema: RepoSchema, message: repoFromRow(row) });
-  });
+  // No read before the insert: the foreign key says the group is missing and
+  // the unique index that the name is taken (on PostgreSQL two round trips of
+  // a create's seven went to asking first). A failed insert ends the
+  // transaction, which is what either answer does anyway.
+  try {
+    await transact(deps.store, async (tx) => {
+      await insertCompiled(tx, 'repos', row);
+      await emitRpcEvent(tx, ctx, { group: req.parent, subject: row.uid, schema: RepoSchema, message: repoFromRow(row) });
+    });
+  } catch (err) {
+    if (isForeignKeyViolation(err)) throw parentGroupNotFound(req.parent);
+    if (isUniqueViolation(err)) throw repoNameTaken(req.parent, name);
+    throw err;
+  }
   return repoFromRow(row);
 }
