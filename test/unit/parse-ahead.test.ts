@@ -40,6 +40,11 @@ describe('parsing ahead', () => {
     assert.deepEqual(await drain(inOrderAhead(items(10), { depth: 10 }, reversed(10, 6))), { got: [0, 1, 2, 3, 4, 5], error: 'item 6 refused' });
   });
 
+  it('stops at a refusal taken while more are started ahead, yielding nothing after it', async () => {
+    // Depth below the input count: the refusal is met while the stage is still reading inputs.
+    assert.deepEqual(await drain(inOrderAhead(items(10), { depth: 3 }, reversed(10, 4))), { got: [0, 1, 2, 3], error: 'item 4 refused' });
+  });
+
   it('yields what was started before the input failed, then the input failure', async () => {
     assert.deepEqual(await drain(inOrderAhead(items(10, 7), { depth: 10 }, reversed(10))), { got: [0, 1, 2, 3, 4, 5, 6], error: 'input 7 unreadable' });
   });

@@ -1,7 +1,9 @@
 // Reading import files for every format: walking a directory, the size and
 // NUL bounds, and the content hash that lets an unchanged file be skipped
-// without parsing it (what makes a no-op re-import cheap). A format's reader
-// calls readSourceFile with its parser; the writer gets SourceFile values.
+// without parsing it (what makes a no-op re-import cheap), and the in-order
+// read-ahead the readers are built from (formats.ts). A format's reader
+// reads bytes, hands them to sourceFromBytes, and the writer gets SourceFile
+// values in input order.
 import { hash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -88,6 +90,7 @@ export async function* inOrderAhead<X, T>(inputs: AsyncIterable<X>, ahead: Ahead
   const budget = ahead.budget ?? Infinity;
   let weight = 0;
   let failure: { err: unknown } | undefined;
+  let taking = false;
   const take = async (): Promise<T> => {
     const head = pending.shift()!;
     weight -= head.weight;
@@ -96,14 +99,20 @@ export async function* inOrderAhead<X, T>(inputs: AsyncIterable<X>, ahead: Ahead
   try {
     for await (const x of inputs) {
       const w = ahead.weigh?.(x) ?? 0;
-      while (pending.length > 0 && (pending.length >= ahead.depth || weight + w > budget)) yield await take();
+      while (pending.length > 0 && (pending.length >= ahead.depth || weight + w > budget)) {
+        taking = true;
+        const taken = await take();
+        taking = false;
+        yield taken;
+      }
       const result = start(x);
       result.catch(() => {}); // awaited in order by take(); this only keeps an early rejection from going unhandled
       pending.push({ result, weight: w });
       weight += w;
     }
   } catch (err) {
-    failure = { err };
+    if (taking) throw err; // the item taken failed: everything before it went out, nothing after it may
+    failure = { err }; // the input failed: what was started before it goes out first
   }
   while (pending.length > 0) yield await take();
   if (failure) throw failure.err;
