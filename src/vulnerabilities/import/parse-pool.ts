@@ -74,8 +74,8 @@ export class ParsePool {
   }
 
   private start(): Thread {
+    // Not unref'd: a reply on its way must keep the process alive (its message listener would anyway); close() ends it.
     const worker = new Worker(new URL('./parse-worker.js', import.meta.url));
-    worker.unref(); // never what keeps a process alive; close() ends it
     const thread: Thread = { worker, pending: new Map() };
     worker.on('message', (reply: ParseReply) => {
       const p = thread.pending.get(reply.id);
