@@ -54,7 +54,7 @@ describe('delivery log and redelivery', () => {
   async function until(what: string, done: () => Promise<boolean>, timeoutMs = 30_000) {
     const end = Date.now() + timeoutMs;
     while (!(await done())) {
-      if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+      if (Date.now() > end) throw new Error(`timed out waiting for ${what}; the server's last output:\n${berth.recentLogs() || '(none)'}`);
       await new Promise((r) => setTimeout(r, 100));
     }
   }

@@ -25,8 +25,12 @@ export interface Berth {
   ownerIdentity: string;
   credentialsFile: string;
   process: ChildProcess;
+  /** The server's last output (up to 64 KiB of stdout and stderr, warnings and errors at the test log level), for a failing test to show. */
+  recentLogs(): string;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
+
+const RECENT_LOG_CHARS = 64 * 1024;
 
 export interface StartOptions {
   /** Reuse a database (several instances on one PostgreSQL). */
@@ -79,6 +83,7 @@ export async function startBerth(opts: StartOptions = {}): Promise<Berth> {
   args.push(...(opts.extraArgs ?? []));
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
+  let onStartOutput: (chunk: Buffer) => void = () => undefined;
   const [url, registryUrl, registryPublicUrl] = await new Promise<[string, string | undefined, string | undefined]>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`berth did not start in time:\n${out}`)), 30_000);
     const onData = (chunk: Buffer) => {
@@ -90,6 +95,7 @@ export async function startBerth(opts: StartOptions = {}): Promise<Berth> {
         resolve([m[1], r[1], r[2]]);
       }
     };
+    onStartOutput = onData;
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
     child.once('exit', (code) => {
@@ -97,9 +103,15 @@ export async function startBerth(opts: StartOptions = {}): Promise<Berth> {
       reject(new Error(`berth exited with ${code}:\n${out}`));
     });
   });
-  // Logs must not fill the pipe; keep draining.
-  child.stdout!.resume();
-  child.stderr!.resume();
+  // Logs must not fill the pipe; keep draining, and keep the last of them for a failing test to show.
+  child.stdout!.off('data', onStartOutput);
+  child.stderr!.off('data', onStartOutput);
+  let recent = '';
+  const keep = (chunk: Buffer) => {
+    recent = (recent + chunk.toString()).slice(-RECENT_LOG_CHARS);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
   const credentialsFile = join(dataDir, 'admin-credentials.json');
   let creds: { identity: string; organization: { uid: string; name: string } } = { identity: '', organization: { uid: '', name: '' } };
   try {
@@ -118,6 +130,7 @@ export async function startBerth(opts: StartOptions = {}): Promise<Berth> {
     ownerIdentity: creds.identity,
     credentialsFile,
     process: child,
+    recentLogs: () => recent,
     async stop(signal: NodeJS.Signals = 'SIGTERM') {
       if (child.exitCode !== null) return child.exitCode;
       const done = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
