@@ -80,6 +80,8 @@ export async function importFiles(store: Store, opts: ImportOptions): Promise<Im
   for (const r of await store.db.selectFrom('advisory_import_files').select(['file_key', 'content_hash']).execute()) {
     if (r.file_key.startsWith(prefix)) stored.set(r.file_key.slice(prefix.length), r.content_hash);
   }
+  // Started at the first file that needs parsing; closed when the run ends, however it ends.
+  const parser = new ParsePool();
   const summary: ImportSummary = {
     source: opts.source,
     feedGroup: '',
@@ -223,7 +225,6 @@ export async function importFiles(store: Store, opts: ImportOptions): Promise<Im
     });
   };
 
-  const parser = new ParsePool();
   try {
     await runAll(run, store, opts.dryRun);
   } finally {
