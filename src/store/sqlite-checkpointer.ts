@@ -29,10 +29,10 @@ export interface CheckpointerHooks {
 }
 
 export function startCheckpointer(file: string, hooks: CheckpointerHooks): Checkpointer {
+  // Not unref'd: its message listener keeps the process alive regardless (measured); stop() ends it when the store closes.
   const worker = new Worker(new URL('./sqlite-checkpoint-worker.js', import.meta.url), {
     workerData: { file, intervalMs: INTERVAL_MS, restartFrames: RESTART_FRAMES },
   });
-  worker.unref(); // never what keeps a process alive
   worker.on('error', hooks.onError);
   let released: (() => void) | undefined;
   const exited = new Promise<void>((resolve) =>
