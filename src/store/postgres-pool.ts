@@ -14,6 +14,7 @@
 import type pg from 'pg';
 import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import { isDatabaseUnavailable } from './database-unavailable.js';
+import type { PreparedStatementNames } from './postgres-prepared.js';
 
 export type ConnectionErrorLog = (err: Error) => void;
 
@@ -27,7 +28,7 @@ function kindOf(sql: string): Kind {
   return head === 'select' ? 'read' : 'other';
 }
 
-export function resilientPool(pool: pg.Pool, log: ConnectionErrorLog): PostgresPool {
+export function resilientPool(pool: pg.Pool, log: ConnectionErrorLog, prepared: PreparedStatementNames): PostgresPool {
   // Attached for the client's life, so an error while it is checked out
   // (between the statements of a transaction) is heard as well as an idle one.
   pool.on('connect', (client) => client.on('error', log));
@@ -45,7 +46,7 @@ export function resilientPool(pool: pg.Pool, log: ConnectionErrorLog): PostgresP
   };
 
   return {
-    connect: async () => new ResilientClient(await connect(), connect) as unknown as PostgresPoolClient,
+    connect: async () => new ResilientClient(await connect(), connect, prepared) as unknown as PostgresPoolClient,
     end: () => pool.end(),
   };
 }
@@ -59,6 +60,7 @@ class ResilientClient {
   constructor(
     private client: pg.PoolClient | undefined,
     private readonly reconnect: () => Promise<pg.PoolClient>,
+    private readonly prepared: PreparedStatementNames,
   ) {}
 
   async query<R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>> {
@@ -87,7 +89,11 @@ class ResilientClient {
   private async run<R>(kind: Kind, sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>> {
     try {
       if (!this.client) throw new Error('Client was closed and is not queryable');
-      const result = (await this.client.query(sql, [...parameters])) as unknown as PostgresQueryResult<R>;
+      const name = this.prepared.nameOf(sql);
+      const values = [...parameters];
+      const result = (await (name === undefined
+        ? this.client.query(sql, values)
+        : this.client.query({ name, text: sql, values }))) as unknown as PostgresQueryResult<R>;
       if (kind === 'begin') this.inTransaction = true;
       else if (kind === 'commit' || kind === 'rollback') this.inTransaction = false;
       return result;

@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import type { Database } from './database.js';
 import { migrate } from './migrate.js';
 import { resilientPool } from './postgres-pool.js';
+import { PreparedStatementNames } from './postgres-prepared.js';
 import { ensurePrivateFile, narrowIfPresent } from './private-files.js';
 import { SqliteFileDialect } from './sqlite-driver.js';
 import { POSTGRES, SQLITE, type DatabaseCapabilities } from './db-capabilities.js';
@@ -51,6 +52,7 @@ export function describeDatabase(opts: StoreOptions): string {
 
 export async function openStore(opts: StoreOptions): Promise<Store> {
   let store: Store;
+  let prepared: PreparedStatementNames | undefined;
   if (opts.databaseUrl && /^postgres(ql)?:\/\//.test(opts.databaseUrl)) {
     const pool = new pg.Pool({
       connectionString: opts.databaseUrl,
@@ -60,7 +62,8 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
       types: PG_TYPES,
     });
     const onLost = (err: Error) => opts.logger?.warn({ err: { message: err.message, code: (err as { code?: string }).code } }, 'database connection lost');
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: resilientPool(pool, onLost) }) });
+    prepared = new PreparedStatementNames();
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: resilientPool(pool, onLost, prepared) }) });
     store = { db, caps: POSTGRES, close: () => db.destroy() };
   } else if (opts.databaseUrl) {
     throw new Error(`unsupported --database URL (expected postgres://…): ${opts.databaseUrl.split(':')[0]}:`);
@@ -78,5 +81,6 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
     await store.close();
     throw err;
   }
+  prepared?.enable();
   return store;
 }
