@@ -6,6 +6,7 @@ import type { Kysely } from 'kysely';
 import { runCompiled } from './compiled-queries.js';
 import type { Database } from './database.js';
 import { directReadsOf, type DirectReads } from './direct-reads.js';
+import { SharedReads } from './shared-reads.js';
 
 /** table name → version, as text. */
 export type TableVersions = ReadonlyMap<string, string>;
@@ -16,13 +17,11 @@ export type TableVersions = ReadonlyMap<string, string>;
 // racing the read makes the next request read again, never keep a stale map.
 const snapshots = new WeakMap<DirectReads, { stamp: number; versions: TableVersions }>();
 
-export async function readTableVersions(db: Kysely<Database>): Promise<TableVersions> {
-  const direct = directReadsOf(db);
-  const stamp = direct?.dataVersion();
-  if (direct && stamp !== undefined) {
-    const last = snapshots.get(direct);
-    if (last && last.stamp === stamp) return last.versions;
-  }
+// Where it does not (PostgreSQL), concurrent requests share reads
+// (shared-reads.ts), each still seeing every commit made before it arrived.
+const shared = new WeakMap<object, SharedReads<TableVersions>>();
+
+async function queryTableVersions(db: Kysely<Database>): Promise<TableVersions> {
   // A table's version may be spread over several rows (PostgreSQL: db-capabilities.ts shardTableVersions): their sum.
   const rows = await runCompiled<{ table_name: string; version: string | number | bigint }>(db, 'table versions', [], () =>
     db
@@ -30,7 +29,24 @@ export async function readTableVersions(db: Kysely<Database>): Promise<TableVers
       .select((eb) => ['table_name', eb.fn.sum<string>('version').as('version')])
       .groupBy('table_name'),
   );
-  const versions = new Map(rows.map((r) => [r.table_name, String(r.version)]));
-  if (direct && stamp !== undefined) snapshots.set(direct, { stamp, versions });
-  return versions;
+  return new Map(rows.map((r) => [r.table_name, String(r.version)]));
+}
+
+export async function readTableVersions(db: Kysely<Database>): Promise<TableVersions> {
+  const direct = directReadsOf(db);
+  const stamp = direct?.dataVersion();
+  if (direct && stamp !== undefined) {
+    const last = snapshots.get(direct);
+    if (last && last.stamp === stamp) return last.versions;
+    const versions = await queryTableVersions(db);
+    snapshots.set(direct, { stamp, versions });
+    return versions;
+  }
+  if (db.isTransaction) return queryTableVersions(db); // must see its own writes
+  let reads = shared.get(db);
+  if (!reads) {
+    reads = new SharedReads();
+    shared.set(db, reads);
+  }
+  return reads.read(() => queryTableVersions(db));
 }
