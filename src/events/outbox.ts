@@ -4,8 +4,10 @@
 // delivery worker finds the row on its next pass (and in this process is
 // woken as soon as the transaction commits).
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { nowIso } from '../core/clock.js';
-import { insertCompiled } from '../store/compiled-queries.js';
+import { ancestorsOf } from '../core/uidp.js';
+import { insertCompiled, runCompiled } from '../store/compiled-queries.js';
 import { afterCommit, type Tx } from '../store/transact.js';
 import { ringDeliveryWorkers } from './delivery/delivery-signal.js';
 
@@ -34,8 +36,7 @@ export async function emitEvent(tx: Tx, event: NewEvent): Promise<string> {
   const eventId = randomUUID();
   // Hidden, for bench/events.ts only: the baseline of writes without events. Never set it in production.
   if (process.env.BERTH_BENCH_WITHOUT_EVENTS === '1') return eventId;
-  // Compiled once: every mutating RPC runs it.
-  await insertCompiled(tx, 'event_outbox', {
+  const row = {
     event_id: eventId,
     type: event.type,
     audience: event.audience === 'customer' ? 1 : 0,
@@ -46,7 +47,25 @@ export async function emitEvent(tx: Tx, event: NewEvent): Promise<string> {
     body_type: event.bodyType,
     extensions: JSON.stringify(event.extensions ?? {}),
     create_time: nowIso(),
-  });
-  if (event.audience === 'customer') afterCommit(tx, ringDeliveryWorkers);
+  };
+  // Compiled once: every mutating RPC runs it. Internal events are never fanned out.
+  if (event.audience !== 'customer') return insertCompiled(tx, 'event_outbox', row).then(() => eventId);
+  // An event no subscription can receive (none on its group or an ancestor
+  // when the row is written) is written as fanned out already, so the worker
+  // has nothing to do for it. A subscription committed while this statement
+  // runs may miss it, as it may miss an event whose fan-out ran before that
+  // commit: the edge of "made after the subscription" is not sharp either way.
+  const groups = [event.group, ...ancestorsOf(event.group)];
+  const columns = Object.keys(row);
+  const written = await runCompiled<{ fanned_out: number }>(tx, `outbox insert ${groups.length}`, [...Object.values(row), ...groups], (v) =>
+    tx
+      .insertInto('event_outbox')
+      .values({
+        ...(Object.fromEntries(columns.map((c, i) => [c, v[i]])) as typeof row),
+        fanned_out: sql<number>`case when exists (select 1 from event_subscriptions where parent_uid in (${sql.join(v.slice(columns.length))})) then 0 else 1 end`,
+      })
+      .returning('fanned_out'),
+  );
+  if (written[0]?.fanned_out === 0) afterCommit(tx, ringDeliveryWorkers);
   return eventId;
 }

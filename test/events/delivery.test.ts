@@ -4,7 +4,7 @@
 // webhook:<subscription's group>, webhook.digest of the body), signed with
 // Standard Webhooks when the subscription has a secret. Subscriptions on a
 // sibling group or in another organization get nothing; internal events go
-// nowhere.
+// nowhere, and an event no subscription can receive leaves the worker nothing to do.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -133,6 +133,22 @@ describe('event delivery', () => {
     }
     assert.deepEqual(receiver.of('tree-sibling'), []);
     assert.deepEqual(receiver.of('tree-other'), []);
+  });
+
+  it('writes an event no subscription can receive as fanned out already, and gives a later subscription the next one', async () => {
+    const org = await rest(berth.url, 'POST', '/iam/v2/groups', { token, body: { name: `quiet-${randomBytes(4).toString('hex')}` } });
+    assert.equal(org.status, 200, org.text);
+    const team = await group(org.json.uid, 'team');
+    const unheard = await events.emit({ group: team, subject: childUid(team) });
+    const [row] = await sqlQuery(berth, 'select fanned_out from event_outbox where event_id = $1', [unheard]);
+    assert.equal(Number(row.fanned_out), 1, 'no subscription on the group or an ancestor: nothing left for the worker');
+    await subscribe(berth, org.json.uid, receiver.sink('late', { group: org.json.uid }));
+    const heard = await events.emit({ group: team, subject: childUid(team) });
+    await receiver.waitFor('the event after the subscription', () => receiver.deliveredTo('late').some((r) => r.ceId === heard));
+    assert.deepEqual(receiver.problems(), []);
+    assert.ok(!receiver.received.some((r) => r.ceId === unheard));
+    const rows = await sqlQuery(berth, 'select d.id from event_deliveries d join event_outbox o on o.id = d.outbox_id where o.event_id = $1', [unheard]);
+    assert.deepEqual(rows, []);
   });
 
   it('never delivers an internal event', async () => {
