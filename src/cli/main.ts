@@ -1,4 +1,5 @@
 // The berth command.
+import './server-heap.js'; // first: it may restart the process with V8 flags
 import { Command } from 'commander';
 import { adminCommand } from './admin-command.js';
 import { advisoriesCommand } from './advisories-command.js';

@@ -39,6 +39,8 @@ export interface StartOptions {
   publicUrl?: string;
   org?: string;
   extraArgs?: string[];
+  /** Flags for node itself, before the script. */
+  nodeArgs?: string[];
 }
 
 /** Drops a database made by freshDatabase (after every server on it stopped). */
@@ -81,7 +83,7 @@ export async function startBerth(opts: StartOptions = {}): Promise<Berth> {
   if (databaseUrl) args.push('--database', databaseUrl);
   if (opts.publicUrl) args.push('--public-url', opts.publicUrl);
   args.push(...(opts.extraArgs ?? []));
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let onStartOutput: (chunk: Buffer) => void = () => undefined;
   const [url, registryUrl, registryPublicUrl] = await new Promise<[string, string | undefined, string | undefined]>((resolve, reject) => {
