@@ -9,7 +9,7 @@
 // --profile: instead of the runs, profiles the server (node --cpu-prof) under
 // list 50 and GET load and prints where its time goes, then the bare routes.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -17,7 +17,7 @@ import { nowIso } from '../src/core/clock.js';
 import { newChildUid } from '../src/core/uidp.js';
 import { cpuTimeUs, freePort, median, medianResult, PIN, pinLoadToCore1, startNode, stopProcess } from './bench-process.js';
 import { formatResult, runLoad, type LoadResult, type RequestSpec } from './load.js';
-import { formatSummary } from './profile-summary.js';
+import { formatSummary, mainProfile } from './profile-summary.js';
 
 const { values } = parseArgs({
   options: {
@@ -169,7 +169,7 @@ async function main() {
       const r = await measure(berth.url, spec, berth.child);
       await stopProcess(berth.child);
       console.log(formatResult(name, r));
-      console.log(formatSummary(`profile of ${name}`, join(dir, readdirSync(dir)[0])));
+      console.log(formatSummary(`profile of ${name}`, mainProfile(dir)));
     }
     // The baseline under the same profiler, so each part's cost can be read
     // against what the bare route spends on the same sockets and driver.
@@ -184,7 +184,7 @@ async function main() {
       const r = await measure(bare.match[1], () => ({ method: 'GET', path }), bare.child);
       await stopProcess(bare.child);
       console.log(formatResult(name, r));
-      console.log(formatSummary(`profile of ${name}`, join(dir, readdirSync(dir)[0])));
+      console.log(formatSummary(`profile of ${name}`, mainProfile(dir)));
     }
   } else {
     const runs: Figures[] = [];

@@ -4,7 +4,8 @@
 // native calls count as the driver that made them, and a builtin such as
 // JSON.stringify as the code that called it).
 // Usage: node dist/bench/profile-summary.js file.cpuprofile
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 
 interface CallFrame {
   functionName: string;
@@ -162,3 +163,16 @@ export function formatSummary(title: string, file: string, partList?: Parts, top
 }
 
 if (process.argv[1]?.endsWith('profile-summary.js') && process.argv[2]) console.log(formatSummary(process.argv[2], process.argv[2]));
+
+/**
+ * The profile of the server's main thread under load in `dir`: the largest.
+ * `berth serve` replaces itself once at start (src/cli/server-heap.ts), which
+ * leaves a short profile of the first exec, and worker threads write their own.
+ */
+export function mainProfile(dir: string): string {
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.cpuprofile'))
+    .map((f) => join(dir, f));
+  if (files.length === 0) throw new Error(`no .cpuprofile in ${dir}`);
+  return files.reduce((a, b) => (statSync(b).size > statSync(a).size ? b : a));
+}

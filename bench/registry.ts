@@ -28,7 +28,7 @@
 // on the same data for each phase, and prints where its time goes.
 import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,7 +36,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { CORES, cpuTimeUs, freePort, median, PIN, pinLoadToCore1, spawnPinned, stopProcess, waitFor } from './bench-process.js';
 import { formatResult, runCount, type LoadResult, type RequestSpec } from './load.js';
-import { formatSummary, REGISTRY_PARTS, type Window } from './profile-summary.js';
+import { formatSummary, mainProfile, REGISTRY_PARTS, type Window } from './profile-summary.js';
 
 const { values } = parseArgs({
   options: {
@@ -655,7 +655,7 @@ async function main() {
         checkErrors('Berth', p, m);
         const figure = m.mbs !== undefined ? `${m.mbs.toFixed(0)} MB/s` : formatResult(p.label, m.load!);
         console.log(`\n${p.label}: ${figure}, peak RSS ${(m.peakRss / MB).toFixed(0)} MB`);
-        const file = join(dir, readdirSync(dir)[0]);
+        const file = mainProfile(dir);
         console.log(formatSummary(`profile of Berth's main thread during ${p.label}`, file, REGISTRY_PARTS, 15, m.window));
       }
     } finally {

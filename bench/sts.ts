@@ -18,7 +18,7 @@
 // Usage: npm run bench:sts [-- --seconds S --connections C --runs R --database postgres://… (a fresh database) --profile DIR]
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import { ALGORITHM } from '../src/auth/signing-keys.js';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -32,7 +32,7 @@ import { IamAccessDirectory } from '../src/iam/access/iam-access-directory.js';
 import { builtinRoleByName } from '../src/iam/roles/builtin-roles.js';
 import { openStore } from '../src/store/store.js';
 import { cpuTimeUs, freePort, median, medianResult, PIN, pinLoadToCore1, startNode, stopProcess } from './bench-process.js';
-import { formatSummary } from './profile-summary.js';
+import { formatSummary, mainProfile } from './profile-summary.js';
 import { formatResult, runLoad, type LoadResult, type RequestSpec } from './load.js';
 
 const { values } = parseArgs({
@@ -305,7 +305,7 @@ async function main(): Promise<void> {
     await stopProcess(berth.child);
     await idp.close();
     console.log(formatResult('POST /sts/exchange (claimMatch)', r));
-    console.log(formatSummary('profile of POST /sts/exchange', join(dir, readdirSync(dir)[0])));
+    console.log(formatSummary('profile of POST /sts/exchange', mainProfile(dir)));
     rmSync(dataDir, { recursive: true, force: true });
     return;
   }
