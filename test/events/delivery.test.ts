@@ -15,7 +15,7 @@ import { rest } from '../harness/api-client.js';
 import { useBerth, type Berth } from '../harness/berth-process.js';
 import { sqlQuery } from '../harness/database.js';
 import { EventReceiver } from '../harness/event-receiver.js';
-import { childUid, EventSource, newSigningSecret, subscribe } from '../harness/event-setup.js';
+import { childUid, EventSource, newSigningSecret, recordedDelivery, subscribe } from '../harness/event-setup.js';
 
 const SECRETS_KEY = randomBytes(32).toString('base64');
 const keyFile = join(mkdtempSync(join(tmpdir(), 'berth-events-key-')), 'secrets.key');
@@ -63,6 +63,7 @@ describe('event delivery', () => {
     assert.deepEqual(receiver.problems(), []);
     const got = receiver.deliveredTo('plain')[0];
     assert.equal(got.ceId, ceId);
+    assert.match(ceId, /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/, 'a time-ordered UUID (version 7)');
     assert.equal(got.type, 'dev.berth.api.iam.group.updated.v1');
     assert.equal(got.source, berth.url);
     assert.equal(got.subject, subject);
@@ -78,10 +79,10 @@ describe('event delivery', () => {
     assert.ok(Number(got.claims?.exp) - Number(got.claims?.iat) <= 300, 'the token is short-lived');
     assert.equal(got.headers['webhook-signature'], undefined);
 
+    const d = (await recordedDelivery(berth, token, sub)) as Record<string, unknown>;
     const log = await rest(berth.url, 'GET', `/events/v2/subscriptions/${sub}/deliveries`, { token });
     assert.equal(log.status, 200, log.text);
     assert.equal(log.json.deliveries.length, 1);
-    const d = log.json.deliveries[0];
     assert.equal(d.status, 'DELIVERED');
     assert.equal(d.eventId, ceId);
     assert.equal(d.eventType, 'dev.berth.api.iam.group.updated.v1');

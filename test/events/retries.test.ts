@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { rest } from '../harness/api-client.js';
 import { useBerth, type Berth } from '../harness/berth-process.js';
 import { EventReceiver, type Received } from '../harness/event-receiver.js';
-import { childUid, EventSource, subscribe } from '../harness/event-setup.js';
+import { childUid, EventSource, recordedDelivery, subscribe } from '../harness/event-setup.js';
 
 // Lower bounds only: a retry must not come sooner than this (jitter leaves half the backoff fixed).
 const SLACK_MS = 60;
@@ -40,19 +40,7 @@ describe('delivery retries', () => {
     assert.equal(r.status, 200, r.text);
     return r.json.deliveries as Array<Record<string, unknown>>;
   }
-  /**
-   * The subscription's first log entry once it says DELIVERED (or after 5 s):
-   * the receiver has the request before Berth has read the answer and
-   * recorded it, so the log catches up a moment after the receiver.
-   */
-  async function recorded(sub: string): Promise<Record<string, unknown> | undefined> {
-    let entry: Record<string, unknown> | undefined;
-    for (let i = 0; i < 100 && entry?.status !== 'DELIVERED'; i++) {
-      [entry] = await log(sub);
-      if (entry?.status !== 'DELIVERED') await new Promise((r) => setTimeout(r, 50));
-    }
-    return entry;
-  }
+  const recorded = (sub: string) => recordedDelivery(berth, token, sub);
   const attemptsOf = (sink: string, ceId: string) => receiver.of(sink).filter((r) => r.ceId === ceId);
   /** A group of its own per test, so one test's subscriptions never see another's events. */
   async function freshGroup(): Promise<string> {

@@ -10,8 +10,25 @@ import { storedSigningSecret } from '../../src/events/subscriptions/signing-secr
 import { emitEvent, type NewEvent } from '../../src/events/outbox.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { transact } from '../../src/store/transact.js';
+import { rest } from './api-client.js';
 import type { Berth } from './berth-process.js';
 import { sqlQuery } from './database.js';
+
+/**
+ * The subscription's newest delivery log entry once it says DELIVERED (or
+ * what it says after 5 s): a receiver has the request before Berth has read
+ * the answer and recorded it, so the log catches up a moment after the receiver.
+ */
+export async function recordedDelivery(berth: Pick<Berth, 'url'>, token: string, sub: string): Promise<Record<string, unknown> | undefined> {
+  let entry: Record<string, unknown> | undefined;
+  for (let i = 0; i < 100 && entry?.status !== 'DELIVERED'; i++) {
+    const r = await rest(berth.url, 'GET', `/events/v2/subscriptions/${sub}/deliveries`, { token });
+    if (r.status !== 200) throw new Error(`delivery log: ${r.status} ${r.text}`);
+    [entry] = r.json.deliveries as Array<Record<string, unknown>>;
+    if (entry?.status !== 'DELIVERED') await new Promise((done) => setTimeout(done, 50));
+  }
+  return entry;
+}
 
 /** A Standard Webhooks secret ("whsec_" + base64 of 32 random bytes). */
 export function newSigningSecret(): string {
