@@ -15,5 +15,10 @@ const SEMI_SPACE_MIB = 8;
 
 const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].some((a) => a.startsWith(FLAG));
 if (process.argv[2] === 'serve' && !given && typeof process.execve === 'function') {
-  process.execve(process.execPath, [process.execPath, `${FLAG}=${SEMI_SPACE_MIB}`, ...process.execArgv, ...process.argv.slice(1)], process.env);
+  try {
+    process.execve(process.execPath, [process.execPath, `${FLAG}=${SEMI_SPACE_MIB}`, ...process.execArgv, ...process.argv.slice(1)], process.env);
+  } catch (err) {
+    // Not replaced (the binary moved, a seccomp policy): serve on V8's defaults rather than not at all.
+    process.stderr.write(`berth: serving without ${FLAG}=${SEMI_SPACE_MIB} (could not restart: ${(err as Error).message})\n`);
+  }
 }

@@ -14,7 +14,7 @@
 import type pg from 'pg';
 import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import { isDatabaseUnavailable } from './database-unavailable.js';
-import type { PreparedStatementNames } from './postgres-prepared.js';
+import { isStalePreparedStatement, type PreparedStatementNames } from './postgres-prepared.js';
 
 export type ConnectionErrorLog = (err: Error) => void;
 
@@ -68,7 +68,8 @@ class ResilientClient {
     try {
       return await this.run<R>(kind, sql, parameters);
     } catch (err) {
-      if (!isDatabaseUnavailable(err)) throw err;
+      const stale = isStalePreparedStatement(err);
+      if (!stale && !isDatabaseUnavailable(err)) throw err;
       this.broken = true;
       if (kind === 'rollback') {
         this.inTransaction = false;
@@ -99,6 +100,10 @@ class ResilientClient {
       return result;
     } catch (err) {
       if (isDatabaseUnavailable(err)) this.broken = true;
+      if (isStalePreparedStatement(err)) {
+        this.prepared.forget();
+        this.broken = true; // its statements go with it
+      }
       throw err;
     }
   }

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { openStore, type Store } from '../../src/store/store.js';
+import { transact } from '../../src/store/transact.js';
 import { dropDatabase, freshDatabase, usingPostgres } from '../harness/berth-process.js';
 
 describe('prepared statements', { skip: !usingPostgres() && 'PostgreSQL only' }, () => {
@@ -83,6 +84,40 @@ describe('prepared statements', { skip: !usingPostgres() && 'PostgreSQL only' },
       (await preparedOnScratch()).filter((s) => s.startsWith('select "hits"')),
       before.filter((s) => s.startsWith('select "hits"')),
     );
+  });
+
+  it('runs statements again after another instance changed a table under them (a rolling upgrade)', async () => {
+    const all = () =>
+      store.db
+        .selectFrom('scratch' as never)
+        .selectAll()
+        .where('name' as never, '=', 'a' as never)
+        .execute();
+    assert.deepEqual(await all(), [{ name: 'a', hits: 1 }]);
+    // Another process migrates: the prepared `select *` now names a different row type.
+    const other = await openStore({ databaseUrl: url, dataDir: mkdtempSync(join(tmpdir(), 'berth-prepared-')) });
+    try {
+      await sql`alter table scratch add column note text not null default ''`.execute(other.db);
+    } finally {
+      await other.close();
+    }
+    assert.deepEqual(await all(), [{ name: 'a', hits: 1, note: '' }]);
+    await sql`alter table scratch add column mark integer not null default 0`.execute(store.db);
+    const inTransaction = await transact(store, async (tx) => {
+      const rows = await tx
+        .selectFrom('scratch' as never)
+        .selectAll()
+        .where('name' as never, '=', 'a' as never)
+        .execute();
+      await tx
+        .updateTable('scratch' as never)
+        .set({ hits: 5 } as never)
+        .where('name' as never, '=', 'a' as never)
+        .execute();
+      return rows;
+    });
+    assert.deepEqual(inTransaction, [{ name: 'a', hits: 1, note: '', mark: 0 }]);
+    assert.deepEqual(await all(), [{ name: 'a', hits: 5, note: '', mark: 0 }]);
   });
 
   it('stops preparing new statement texts once its budget is spent, and still runs them', async () => {
