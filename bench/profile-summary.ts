@@ -162,8 +162,6 @@ export function formatSummary(title: string, file: string, partList?: Parts, top
   return lines.join('\n');
 }
 
-if (process.argv[1]?.endsWith('profile-summary.js') && process.argv[2]) console.log(formatSummary(process.argv[2], process.argv[2]));
-
 /**
  * The profile of the server's main thread under load in `dir`: the largest.
  * `berth serve` replaces itself once at start (src/cli/server-heap.ts), which
@@ -176,3 +174,5 @@ export function mainProfile(dir: string): string {
   if (files.length === 0) throw new Error(`no .cpuprofile in ${dir}`);
   return files.reduce((a, b) => (statSync(b).size > statSync(a).size ? b : a));
 }
+
+if (process.argv[1]?.endsWith('profile-summary.js') && process.argv[2]) console.log(formatSummary(process.argv[2], process.argv[2]));
