@@ -2,7 +2,8 @@
 // verifies them on every request. Verified tokens are cached until expiry so a
 // request costs one map lookup, not a signature check.
 import type { KeyObject } from 'node:crypto';
-import { createLocalJWKSet, jwtVerify, SignJWT, type JWTPayload } from 'jose';
+import { createLocalJWKSet, jwtVerify, type JWTPayload } from 'jose';
+import { signJwt } from './jwt-sign.js';
 import type { Store } from '../store/store.js';
 import { KEY_ALGORITHMS, loadKeyRing, type KeyRing } from './signing-keys.js';
 
@@ -51,15 +52,7 @@ export class Issuer {
   async mint(subject: string, audience: string, extra: JWTPayload = {}, ttlSeconds = TOKEN_TTL_SECONDS): Promise<{ token: string; expiry: Date }> {
     const now = Math.floor(Date.now() / 1000);
     const ttl = Math.max(1, Math.min(TOKEN_TTL_SECONDS, Math.floor(ttlSeconds)));
-    const token = await new SignJWT({ ...extra })
-      .setProtectedHeader({ alg: this.ring.signing.algorithm, kid: this.ring.signing.kid, typ: 'JWT' })
-      .setIssuer(this.url)
-      .setSubject(subject)
-      .setAudience(audience)
-      .setIssuedAt(now)
-      .setNotBefore(now - 5)
-      .setExpirationTime(now + ttl)
-      .sign(this.ring.signing.privateKey);
+    const token = signJwt(this.ring.signing, { ...extra, iss: this.url, sub: subject, aud: audience, iat: now, nbf: now - 5, exp: now + ttl });
     return { token, expiry: new Date((now + ttl) * 1000) };
   }
 

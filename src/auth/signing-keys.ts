@@ -2,11 +2,12 @@
 // the same key and verifies every other instance's tokens. The oldest key signs;
 // all keys are published in the JWKS. With a secrets key, private JWKs are
 // stored sealed (secret-sealing.ts); plaintext ones from before are sealed on start.
-import { randomUUID, type KeyObject } from 'node:crypto';
-import { exportJWK, generateKeyPair, importJWK, type JWK, type CryptoKey } from 'jose';
+import { createPrivateKey, type JsonWebKey, randomUUID, type KeyObject } from 'node:crypto';
+import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import { nowIso } from '../core/clock.js';
 import type { Store } from '../store/store.js';
 import { transact } from '../store/transact.js';
+import type { JwtSigningKey } from './jwt-sign.js';
 import { isSealed, seal, unseal } from './secret-sealing.js';
 
 /**
@@ -18,11 +19,7 @@ export const ALGORITHM = 'ES256';
 /** Every algorithm a Berth key may have: what verification accepts. */
 export const KEY_ALGORITHMS = ['ES256', 'RS256'] as const;
 
-export interface SigningKey {
-  kid: string;
-  /** The key's own algorithm (the JWT `alg`). */
-  algorithm: string;
-  privateKey: CryptoKey;
+export interface SigningKey extends JwtSigningKey {
   publicJwk: JWK;
 }
 
@@ -90,7 +87,8 @@ export async function loadKeyRing(store: Store, secrets?: KeyObject): Promise<Ke
   const privateJwks = openAll(rows, secrets);
   if (secrets) await sealPlaintext(store, rows, secrets);
   const first = rows[0];
-  const privateKey = (await importJWK(JSON.parse(privateJwks.get(first.kid)!) as JWK, first.algorithm)) as CryptoKey;
+  // A node:crypto key: the issuer signs with node:crypto (jwt-sign.ts).
+  const privateKey = createPrivateKey({ key: JSON.parse(privateJwks.get(first.kid)!) as JsonWebKey, format: 'jwk' });
   return {
     signing: { kid: first.kid, algorithm: first.algorithm, privateKey, publicJwk: JSON.parse(first.public_jwk) as JWK },
     publicKeys: rows.map((r) => JSON.parse(r.public_jwk) as JWK),
