@@ -6,6 +6,7 @@ import type { Hash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import { type Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { noteStreamedBytes } from '../../core/memory-release.js';
 import { UploadTooLargeError } from './blob-store.js';
 
 /** The read and write buffer size of the filesystem driver (measured with bench/blob-store.ts). */
@@ -25,6 +26,7 @@ export async function writeChunk(source: Readable, file: FileHandle, position: n
       taken += chunk.byteLength;
       if (taken > limit) throw new UploadTooLargeError(`upload chunk exceeds ${limit} bytes`);
       hash?.update(chunk);
+      noteStreamedBytes(chunk.byteLength); // its socket buffers are freed promptly (memory-release.ts)
       yield chunk;
     }
   }
