@@ -13,12 +13,12 @@ function commandLine(pid: number): string[] {
 }
 
 describe('berth serve heap flags', { skip: !onLinux && '/proc is Linux only' }, () => {
-  it('runs with --max-semi-space-size=8 in the process it was started as', async () => {
+  it('runs with --max-semi-space-size=16 in the process it was started as', async () => {
     const berth = await startBerth();
     try {
       const pid = berth.process.pid!;
       const args = commandLine(pid);
-      assert.ok(args.includes('--max-semi-space-size=8'), args.join(' '));
+      assert.ok(args.includes('--max-semi-space-size=16'), args.join(' '));
       assert.ok(args.includes('serve'), args.join(' '));
       const ping = await fetch(`${berth.url}/ping/v2/ping`);
       assert.equal(ping.status, 200);
@@ -32,7 +32,7 @@ describe('berth serve heap flags', { skip: !onLinux && '/proc is Linux only' }, 
     try {
       const args = commandLine(berth.process.pid!);
       assert.ok(args.includes('--max-semi-space-size=4'), args.join(' '));
-      assert.ok(!args.some((a) => a === '--max-semi-space-size=8'), args.join(' '));
+      assert.ok(!args.some((a) => a === '--max-semi-space-size=16'), args.join(' '));
     } finally {
       await berth.stop();
     }
