@@ -29,6 +29,8 @@ const { values } = parseArgs({
     profile: { type: 'string' },
     'seed-into': { type: 'string' },
     'seed-org': { type: 'string' },
+    /** Internal: VACUUM ANALYZE this PostgreSQL database and exit. */
+    settle: { type: 'string' },
   },
 });
 const REPOS = Number(values.repos);
@@ -49,6 +51,31 @@ async function measure(url: string, next: (i: number) => RequestSpec, server?: C
   const after = cpuTimeUs(server?.pid);
   if (before !== undefined && after !== undefined) r.cpuUs = (after - before) / r.requests;
   return r;
+}
+
+/**
+ * On PostgreSQL, VACUUM ANALYZE before the next measurement: a create phase
+ * inserts tens of thousands of rows, and the autovacuum they set off would
+ * otherwise share the machine with whichever phase came next (seen as list
+ * p99 10 ms in a run's first list, 14–17 ms in the next runs' ones). Run by a
+ * child process, so this one never loads a database driver (see the seeder).
+ */
+async function settle(): Promise<void> {
+  if (!values.database) return;
+  const child = spawn(process.execPath, [process.argv[1], '--settle', values.database], { stdio: 'inherit' });
+  const code = await new Promise<number | null>((r) => child.once('exit', r));
+  if (code !== 0) throw new Error(`VACUUM ANALYZE failed (exit ${code})`);
+}
+
+async function vacuumAnalyze(url: string): Promise<void> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('VACUUM ANALYZE');
+  } finally {
+    await client.end();
+  }
 }
 
 async function seed(dataDir: string, org: string): Promise<void> {
@@ -131,6 +158,7 @@ async function main() {
   const seeder = spawn(process.execPath, [process.argv[1], ...process.argv.slice(2), '--seed-into', dataDir, '--seed-org', org], { stdio: 'inherit' });
   const seeded = await new Promise<number | null>((r) => seeder.once('exit', r));
   if (seeded !== 0) throw new Error(`seeding failed (exit ${seeded})`);
+  await settle();
 
   let berth = await startBerth();
   const tokenProc = spawn(process.execPath, [CLI, 'auth', 'token', '--credentials', join(dataDir, 'admin-credentials.json'), '--api', berth.url]);
@@ -204,6 +232,7 @@ async function main() {
         berth.child,
       );
       await stopProcess(berth.child);
+      await settle();
 
       const bare = await startNode([BARE, values.database ?? join(dataDir, 'berth.db')], /bare at (http\S+)/);
       const bareUrl = bare.match[1];
@@ -220,6 +249,7 @@ async function main() {
         bare.child,
       );
       await stopProcess(bare.child);
+      await settle();
       runs.push({ get, list1, list1000, create, bareGet, bareList, bareInsert });
       console.log(
         `run ${run + 1}: GET ${get.rps.toFixed(0)}/${bareGet.rps.toFixed(0)}, list ${list1.rps.toFixed(0)}/${bareList.rps.toFixed(0)}, page 1,000 ${list1000.rps.toFixed(0)}, create ${create.rps.toFixed(0)}/${bareInsert.rps.toFixed(0)} req/s (Berth/bare); list p99 ${list1.p99.toFixed(1)}/${bareList.p99.toFixed(1)} ms`,
@@ -279,4 +309,5 @@ async function main() {
 }
 
 if (values['seed-into'] && values['seed-org']) await seed(values['seed-into'], values['seed-org']);
+else if (values.settle) await vacuumAnalyze(values.settle);
 else await main();
