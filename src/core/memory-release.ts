@@ -44,7 +44,7 @@ export function releaseStartupMemory(): void {
 
 let streamed = 0;
 
-/** Counts `bytes` of a streamed request body; collects the young generation every BODY_BYTES_PER_COLLECTION. */
+/** Counts `bytes` of a body streamed through this process (a blob upload; a load generator's responses); collects the young generation every BODY_BYTES_PER_COLLECTION. */
 export function noteStreamedBytes(bytes: number): void {
   streamed += bytes;
   if (streamed < BODY_BYTES_PER_COLLECTION) return;
