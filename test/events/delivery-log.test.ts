@@ -232,6 +232,9 @@ describe('delivery log retention', () => {
     berth = await startBerth({ dataDir, databaseUrl, extraArgs: ['--event-retention', '7d'] });
     const receiverPlaceholder = 'https://hooks.example/never-called';
     const sub = await subscribe(berth, berth.orgUid, receiverPlaceholder);
+    // Planted while no server runs: a worker pruning between an outbox row and its delivery would
+    // remove the row first (it is old and, for that moment, nothing needs it).
+    await berth.stop();
     const old = new Date(Date.now() - 30 * 86_400_000).toISOString();
     const recent = new Date(Date.now() - 3_600_000).toISOString();
     const outbox = async (when: string, fannedOut: number, audience = 1) => {
@@ -258,7 +261,6 @@ describe('delivery log retention', () => {
     const oldInternal = await outbox(old, 0, 0);
     const recentDelivered = await outbox(recent, 1);
     await delivery(recentDelivered, 2, recent);
-    await berth.stop();
     // The worker prunes when it starts (and every minute after).
     berth = await startBerth({ dataDir, databaseUrl, extraArgs: ['--event-retention', '7d'] });
     const outboxLeft = async () => (await sqlQuery(berth!, 'select id from event_outbox order by id')).map((r) => Number(r.id));
