@@ -14,7 +14,7 @@ export interface JwtSigningKey {
 }
 
 /** A JWS ECDSA signature is r‖s, each left-padded to the curve's size (RFC 7518 §3.4). */
-const ECDSA_PART_BYTES: Record<string, number> = { ES256: 32 };
+const ECDSA_PART_BYTES = new Map([['ES256', 32]]);
 
 /**
  * DER `SEQUENCE { INTEGER r, INTEGER s }` → r‖s of `size` bytes each. Strict:
@@ -64,9 +64,9 @@ export function signJwt(key: JwtSigningKey, payload: Record<string, unknown>): s
     headers.set(key, header);
   }
   const input = `${header}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
-  let signature: Buffer;
-  if (key.algorithm === 'RS256') signature = sign('sha256', Buffer.from(input), key.privateKey);
-  else if (key.algorithm in ECDSA_PART_BYTES) signature = derToJose(sign('sha256', Buffer.from(input), key.privateKey), ECDSA_PART_BYTES[key.algorithm]);
-  else throw new Error(`signing with ${key.algorithm} is not supported`);
+  const ecdsaPart = ECDSA_PART_BYTES.get(key.algorithm);
+  if (key.algorithm !== 'RS256' && ecdsaPart === undefined) throw new Error(`signing with ${key.algorithm} is not supported`);
+  const der = sign('sha256', Buffer.from(input), key.privateKey);
+  const signature = ecdsaPart === undefined ? der : derToJose(der, ecdsaPart);
   return `${input}.${signature.toString('base64url')}`;
 }

@@ -19,12 +19,9 @@ export const ALGORITHM = 'ES256';
 /** Every algorithm a Berth key may have: what verification accepts. */
 export const KEY_ALGORITHMS = ['ES256', 'RS256'] as const;
 
-export interface SigningKey extends JwtSigningKey {
-  publicJwk: JWK;
-}
-
 export interface KeyRing {
-  signing: SigningKey;
+  /** The oldest key: the one that signs. */
+  signing: JwtSigningKey;
   publicKeys: JWK[];
 }
 
@@ -90,7 +87,7 @@ export async function loadKeyRing(store: Store, secrets?: KeyObject): Promise<Ke
   // A node:crypto key: the issuer signs with node:crypto (jwt-sign.ts).
   const privateKey = createPrivateKey({ key: JSON.parse(privateJwks.get(first.kid)!) as JsonWebKey, format: 'jwk' });
   return {
-    signing: { kid: first.kid, algorithm: first.algorithm, privateKey, publicJwk: JSON.parse(first.public_jwk) as JWK },
+    signing: { kid: first.kid, algorithm: first.algorithm, privateKey },
     publicKeys: rows.map((r) => JSON.parse(r.public_jwk) as JWK),
   };
 }

@@ -2,14 +2,14 @@
 // server whose resident size is watched (measured with bench/registry.ts):
 // - Start-up (modules, migrations, first queries) leaves the young
 //   generation grown to its maximum and garbage in the old one: one full,
-//   shrinking collection once the server is up takes idle RSS 143 → 116 MB.
+//   shrinking collection once the server is up takes idle RSS 143 → ~120 MB.
 // - Streamed request bodies (blob uploads): every socket read is a fresh
 //   64 KiB buffer whose JS object is a few dozen bytes, so the young
 //   generation fills, and is collected, only every few hundred MB of body;
 //   the buffers pile up until V8's external-memory limit (64 MB) forces a
 //   full collection. A young-generation collection every
 //   BODY_BYTES_PER_COLLECTION frees them while they are still in cache: peak
-//   RSS during a 1 GiB push 215 → ~125 MB, and push 244 → 430 MB/s at half
+//   RSS during a 1 GiB push 215 → ~130 MB, and push 244 → ~500 MB/s at half
 //   the CPU per GB (the allocator reuses warm memory instead of faulting in
 //   new pages).
 // V8's collector is reached the way the expose-gc package does it, without
