@@ -15,7 +15,7 @@ export interface UsedAssertionsTable {
 }
 
 export interface RefreshTokensTable {
-  /** sha256 (hex) of the refresh token; the token itself is never stored. */
+  /** The token's issue time (12 hex digits) and its sha256 (hex), or the bare sha256 for rows written before; the token itself is never stored. */
   id: string;
   /** Every token rotated from the same exchange shares it; reuse revokes them all. */
   chain_id: string;

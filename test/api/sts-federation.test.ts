@@ -5,6 +5,7 @@
 // refresh tokens rotate, die once used, and revoke their chain when reused.
 // (Replayed static-key assertions: sts-hardening.test.ts, on one and two instances.)
 import assert from 'node:assert/strict';
+import { createHash, randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { SignJWT } from 'jose';
 import { useBerth, type Berth } from '../harness/berth-process.js';
@@ -161,6 +162,35 @@ describe('federation with a real OpenID provider', () => {
     assert.equal((await refresh(rt1)).status, 401, 'a used refresh token is dead');
     assert.equal((await refresh(rt2)).status, 401, 'its reuse revoked the newer one too');
     assert.equal((await refresh('berth_rt_forged')).status, 401);
+  });
+
+  it('keys refresh tokens by issue time and hash, and still takes one stored under its bare hash', async () => {
+    const sub = subject();
+    const uid = await claimMatchIdentity({ issuer: idp.url, subject: sub });
+    const before = Date.now();
+    const rt1 = (await exchange(await idp.sign({ sub, aud: berth.url }), `?identity=${uid}`)).json.refreshToken as string;
+    assert.match(rt1, /^berth_rt_[A-Za-z0-9_-]{43}$/);
+    const hash = (t: string) => createHash('sha256').update(t).digest('hex');
+    // A refresh token of the earlier form (32 random bytes), as a row of that time holds it: under its bare hash.
+    const old = `berth_rt_${randomBytes(32).toString('base64url')}`;
+    const store = await openBerthStore(berth);
+    try {
+      const [row] = await store.db.selectFrom('refresh_tokens').selectAll().where('identity_uid', '=', uid).execute();
+      const stamp = Number.parseInt(row.id.slice(0, 12), 16);
+      assert.equal(row.id, `${row.id.slice(0, 12)}${hash(rt1)}`);
+      assert.ok(stamp >= before && stamp <= Date.now(), `the id starts with the issue time (${stamp})`);
+      assert.equal(Buffer.from(rt1.slice('berth_rt_'.length), 'base64url').readUIntBE(0, 6), stamp);
+      await store.db
+        .insertInto('refresh_tokens')
+        .values({ ...row, id: hash(old), used: 0 })
+        .execute();
+    } finally {
+      await store.close();
+    }
+    const r = await refresh(old);
+    assert.equal(r.status, 200, JSON.stringify(r.json));
+    assert.equal((await refresh(old)).status, 401, 'used once');
+    assert.equal((await refresh(rt1)).status, 401, 'its reuse revoked its chain');
   });
 
   it('deletes the refresh tokens of an identity with it, and kills its token', async () => {
