@@ -16,6 +16,10 @@
 // server learns of by polling, as it learns of another instance's) and from
 // the PATCH request (which wakes the server's worker at once; an upper bound,
 // as it includes the request).
+//  - The floor of a delivery: a bare loop on the server's core that only signs
+//    each event's Bearer JWT and POSTs it to the same receiver
+//    (bench/events-floor-sender.ts); CPU per delivery, set against the share
+//    of a mutation's CPU that the 80 % aim leaves for its events.
 // Servers pinned to core 0, load and receiver on core 1 (bench/api.ts's
 // layout); medians of R runs; server CPU per mutation from /proc.
 // Usage: npm run bench:events [-- --seconds S --connections C --runs R --rate N --latency-seconds L --database postgres://… (a fresh database)]
@@ -49,6 +53,7 @@ const CONNECTIONS = Number(values.connections);
 const RUNS = Number(values.runs);
 const RATE = Number(values.rate);
 const LATENCY_SECONDS = Number(values['latency-seconds']);
+const FLOOR = join(import.meta.dirname, 'events-floor-sender.js');
 const CLI = join(import.meta.dirname, '..', 'src', 'cli', 'main.js');
 const SUBSCRIPTION_COUNTS = [0, 1, 10] as const;
 /** The baseline's key among the figures: mutations without events. */
@@ -387,6 +392,10 @@ async function main(): Promise<void> {
     requests.push(await latencyFromRequests(setup));
   }
   await stopProcess(server.child);
+  // The floor of a delivery on the server's core (events-floor-sender.ts), against the same receiver.
+  const floor = spawnPinned(process.execPath, [FLOOR, receiver.url('floor'), String(SECONDS), String(CONNECTIONS)]);
+  const floorFigures = JSON.parse((await waitFor(floor, /^\{.*\}$/m))[0]) as { perSecond: number; cpuUs: number };
+  await stopProcess(floor);
   await store.close();
   await receiver.close();
   rmSync(dataDir, { recursive: true, force: true });
@@ -414,6 +423,13 @@ async function main(): Promise<void> {
   console.log(`\ncommit-to-delivery at ${RATE} events/s for ${LATENCY_SECONDS} s, 1 subscription:`);
   show('  committed by another process (the worker polls)', commits);
   show('  from the PATCH request (this process wakes its worker)', requests);
+  const baseCpu = figures[WITHOUT].every((x) => x.cpuUs !== undefined) ? m(WITHOUT, (x) => x.cpuUs!) : Number.NaN;
+  console.log(
+    `\nfloor of a delivery (a bare loop on the server's core that only signs and POSTs each event): ${floorFigures.perSecond.toFixed(0)} deliveries/s, cpu ${floorFigures.cpuUs.toFixed(0)} µs/delivery`,
+  );
+  console.log(
+    `  80 % of the baseline leaves ${(baseCpu * 0.25).toFixed(0)} µs of the server's core per mutation (a quarter of its ${baseCpu.toFixed(0)} µs) for the event and its deliveries: 1 subscription needs at least ${floorFigures.cpuUs.toFixed(0)} µs, 10 need ${(10 * floorFigures.cpuUs).toFixed(0)} µs`,
+  );
   const worst = Math.min(...SUBSCRIPTION_COUNTS.map((n) => (100 * m(n, (x) => x.perSecond)) / base));
   const p99 = Math.max(median(commits.map((l) => l.p99)), median(requests.map((l) => l.p99)));
   console.log(

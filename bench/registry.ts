@@ -15,6 +15,9 @@
 // byte); the bench never holds a blob in memory. Berth checks a registry
 // token on every request, fetched once through its token flow. With two
 // cores or more the servers are pinned to core 0 and this process to core 1.
+// Each run also pushes the large blob to a bare node:http server that only
+// receives, hashes and writes it (bench/registry-floor-server.ts): the floor
+// of a push on this machine's core, whatever the registry.
 // Three runs (the server that goes first alternates), medians; ratios are
 // taken within each run, then their median. Server CPU counts the server's
 // own threads: page-cache writeback done by the kernel's flusher threads is
@@ -63,6 +66,7 @@ const RUNS = Number(values.runs);
 const DISTRIBUTION = values.distribution;
 const BERTH_NODE_FLAGS = values['berth-node-flags'].split(/\s+/).filter(Boolean);
 const CLI = join(import.meta.dirname, '..', 'src', 'cli', 'main.js'); // dist/bench → dist/src
+const FLOOR = join(import.meta.dirname, 'registry-floor-server.js');
 const OCI_MANIFEST = 'application/vnd.oci.image.manifest.v1+json';
 const MB = 1e6;
 for (const [name, v] of [
@@ -279,6 +283,19 @@ async function distributionRegistry(): Promise<Registry> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The 1 GiB push against the bare floor server (registry-floor-server.ts), on a fresh directory. */
+async function floorPush(phase: Phase): Promise<Measured> {
+  const dir = mkdtempSync(join(tmpdir(), 'berth-registry-floor-'));
+  const child = spawnPinned(process.execPath, [FLOOR, dir]);
+  try {
+    const [, url] = await waitFor(child, /floor at (http\S+)/);
+    return await phase.run({ label: 'floor', url, pid: child.pid!, auth: {}, repo: 'bench/bench', stop: async () => {} });
+  } finally {
+    await stopProcess(child);
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 // ---- requests -----------------------------------------------------------------
@@ -538,7 +555,7 @@ function checkErrors(label: string, p: Phase, m: Measured): void {
 // ---- reporting ------------------------------------------------------------------
 
 type Who = 'Berth' | 'distribution';
-type RunFigures = Record<Who, Partial<Record<PhaseKey, Measured>>> & { idleRss: Record<Who, number> };
+type RunFigures = Record<Who, Partial<Record<PhaseKey, Measured>>> & { idleRss: Record<Who, number>; floorPush?: Measured };
 
 /** The phase's rate: MB/s or req/s. */
 const rate = (m: Measured) => m.mbs ?? m.load!.rps;
@@ -590,6 +607,14 @@ function report(list: Phase[], runs: RunFigures[]): void {
   const berthRss = (k: PhaseKey) => median(of('Berth', k).map((m) => m.peakRss));
   console.log('\naims (from the issue), on the ratios of rates above:');
   console.log(`  blob push ≥ 3× distribution's MB/s: ${ratios.pushBig!.toFixed(2)}× (${aim(ratios.pushBig! >= 3)})`);
+  const floors = runs.filter((r) => r.floorPush).map((r) => r.floorPush!);
+  if (floors.length > 0) {
+    const floorRatio = median(runs.filter((r) => r.floorPush).map((r) => rate(r.floorPush!) / rate(r.distribution.pushBig!)));
+    const berthOfFloor = median(runs.filter((r) => r.floorPush).map((r) => rate(r.Berth.pushBig!) / rate(r.floorPush!)));
+    console.log(
+      `    (floor: a bare node:http server that only receives, hashes and writes the ${BIG / MiB} MiB, no fsync: ${median(floors.map(rate)).toFixed(0)} MB/s = ${floorRatio.toFixed(2)}× distribution; Berth ${(berthOfFloor * 100).toFixed(0)} % of it)`,
+    );
+  }
   if (ratios.pushChunked !== undefined) console.log(`    (chunked push: ${ratios.pushChunked.toFixed(2)}×, ${aim(ratios.pushChunked >= 3)})`);
   console.log(`  blob pull ≥ 1× distribution's MB/s: ${ratios.pull!.toFixed(2)}× (${aim(ratios.pull! >= 1)})`);
   console.log(`  manifest PUT ≥ 2× distribution's req/s: ${ratios.put!.toFixed(2)}× (${aim(ratios.put! >= 2)})`);
@@ -686,6 +711,7 @@ async function main() {
         await reg.remove();
       }
     }
+    figures.floorPush = await floorPush(list.find((p) => p.key === 'pushBig')!);
     runs.push(figures);
     console.log(
       `run ${run + 1} (Berth / distribution): ${list.map((p) => `${p.key} ${rate(figures.Berth[p.key]!).toFixed(0)}/${rate(figures.distribution[p.key]!).toFixed(0)}`).join(', ')}`,

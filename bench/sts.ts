@@ -5,7 +5,9 @@
 //    run and on the same core: a bare jose loop doing what an exchange must
 //    at least do — verify one RS256 token (the external issuer's, as GitHub's
 //    and GitLab's are) against a local JWKS and sign one token with Berth's
-//    own algorithm (ES256 since keys moved off RSA; C in flight).
+//    own algorithm (ES256 since keys moved off RSA; C in flight). And the
+//    floor of an exchange: a bare Fastify route that verifies the same way,
+//    writes one refresh-token row and signs (bench/sts-floor-server.ts).
 //  - Permission checks: groups 8 levels deep and 10,000 role bindings, seeded
 //    through the store like bench/api.ts. The caller holds its role on the
 //    7th level and a binding on every other group it can have one on (its
@@ -56,6 +58,7 @@ const BINDINGS = 10_000;
 const SIBLINGS = 124; // per level: 8 × (1 + 124) = 1,000 groups
 const OTHER_IDENTITIES = 900;
 const CLI = join(import.meta.dirname, '..', 'src', 'cli', 'main.js');
+const FLOOR = join(import.meta.dirname, 'sts-floor-server.js');
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
@@ -110,7 +113,7 @@ async function measure(url: string, next: (i: number) => RequestSpec, server: Ch
 
 // ---- the external issuer (in this process, on the load core) ----
 
-async function issuer(): Promise<{ url: string; key: CryptoKey; close(): Promise<void> }> {
+async function issuer(): Promise<{ url: string; key: CryptoKey; jwks: { keys: JWK[] }; close(): Promise<void> }> {
   const { privateKey, publicKey } = await generateKeyPair('RS256', { modulusLength: 2048 });
   const jwk: JWK = { ...(await exportJWK(publicKey)), kid: 'ext', alg: 'RS256', use: 'sig' };
   const server = http.createServer((req, res) => {
@@ -121,7 +124,12 @@ async function issuer(): Promise<{ url: string; key: CryptoKey; close(): Promise
     else res.writeHead(404).end('{}');
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, key: privateKey, close: () => new Promise((r) => server.close(() => r())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    key: privateKey,
+    jwks: { keys: [jwk] },
+    close: () => new Promise((r) => server.close(() => r())),
+  };
 }
 
 // ---- seeding ----
@@ -309,7 +317,7 @@ async function main(): Promise<void> {
     rmSync(dataDir, { recursive: true, force: true });
     return;
   }
-  const runs: Array<{ exchange: LoadResult; check: LoadResult; ownerCheck: LoadResult; bare: { rps: number; cpuUs: number } }> = [];
+  const runs: Array<{ exchange: LoadResult; floor: LoadResult; check: LoadResult; ownerCheck: LoadResult; bare: { rps: number; cpuUs: number } }> = [];
   for (let run = 0; run < RUNS; run++) {
     berth = await startBerth();
     const exchange = await measure(berth.url, exchangeSpec, berth.child);
@@ -328,14 +336,20 @@ async function main(): Promise<void> {
     const b = await startNode([join(import.meta.dirname, 'sts.js'), '--baseline', String(SECONDS), '--connections', String(CONNECTIONS)], /^\{.*\}$/m);
     await new Promise((r) => (b.child.exitCode === null ? b.child.once('exit', r) : r(undefined)));
     const bare = JSON.parse(b.match[0]) as { rps: number; cpuUs: number };
-    runs.push({ exchange, check, ownerCheck, bare });
+    const f = await startNode([FLOOR, join(dataDir, `floor-${run}.db`), JSON.stringify(idp.jwks), idp.url], /floor at (http\S+)/);
+    const floor = await measure(f.match[1], exchangeSpec, f.child);
+    await stopProcess(f.child);
+    runs.push({ exchange, floor, check, ownerCheck, bare });
     console.log(
-      `run ${run + 1}: exchange ${exchange.rps.toFixed(0)}/s (bare jose ${bare.rps.toFixed(0)}/s), GET deepest group ${check.rps.toFixed(0)}/s (owner, 1 binding: ${ownerCheck.rps.toFixed(0)}/s)`,
+      `run ${run + 1}: exchange ${exchange.rps.toFixed(0)}/s (bare jose ${bare.rps.toFixed(0)}/s, bare exchange route ${floor.rps.toFixed(0)}/s), GET deepest group ${check.rps.toFixed(0)}/s (owner, 1 binding: ${ownerCheck.rps.toFixed(0)}/s)`,
     );
   }
   await idp.close();
 
   const ex = medianResult(runs.map((r) => r.exchange));
+  const fl = medianResult(runs.map((r) => r.floor));
+  const floorRatio = median(runs.map((r) => r.floor.rps / r.bare.rps));
+  const ofFloor = median(runs.map((r) => r.exchange.rps / r.floor.rps));
   const ck = medianResult(runs.map((r) => r.check));
   const ok = medianResult(runs.map((r) => r.ownerCheck));
   const bareRps = median(runs.map((r) => r.bare.rps));
@@ -348,6 +362,7 @@ async function main(): Promise<void> {
     `${'baseline: bare jose verify+sign'.padEnd(34)} ${bareRps.toFixed(0).padStart(8)} ops/s${''.padEnd(40)}cpu ${bareCpu.toFixed(0).padStart(5)} µs/op`,
   );
   console.log(`${formatResult('POST /sts/exchange (claimMatch)', ex)}   ${pct(ratio)} of baseline (by CPU ${pct(cpuRatio)})`);
+  console.log(`${formatResult('floor: bare exchange route', fl)}   ${pct(floorRatio)} of baseline; Berth does ${pct(ofFloor)} of its rate`);
   console.log(`${formatResult(`GET group level ${DEPTH} (${callerBindings} bindings)`, ck)}`);
   console.log(`${formatResult(`GET group level ${DEPTH} (owner, 1)`, ok)}`);
   const checkP99 = await inProcess(dataDir, caller, deepest);
@@ -355,6 +370,9 @@ async function main(): Promise<void> {
   console.log('\naims:');
   console.log(`  ≥ 3,000 exchanges/s on one core: ${ex.rps.toFixed(0)}/s (${aim(ex.rps >= 3000)})`);
   console.log(`  exchange ≥ 50 % of the bare jose loop: ${pct(ratio)}, by CPU ${pct(cpuRatio)} (${aim(ratio >= 0.5)})`);
+  console.log(
+    `    (a bare Fastify route doing only jose's verify, one refresh-token row and the signature: ${pct(floorRatio)} of the loop; Berth: ${pct(ofFloor)} of that route)`,
+  );
   console.log(`  permission check p99 ≤ 1 ms (in process, cached grants): ${(checkP99 / 1000).toFixed(3)} ms (${aim(checkP99 <= 1000)})`);
   console.log(
     `  (end to end, GET at level ${DEPTH} under ${CONNECTIONS} connections: p50 ${ck.p50.toFixed(2)} ms, p99 ${ck.p99.toFixed(2)} ms, mostly queueing)`,
