@@ -2,15 +2,17 @@
 // does only what the contract cannot do without — verify the external RS256 ID
 // token with jose against its JWKS, write one refresh-token row in its own
 // node:sqlite transaction (WAL, synchronous NORMAL, the refresh_tokens table
-// and indexes of migration 0010, time-ordered ids as Berth writes them) and
+// and indexes of migration 0010, ids made as Berth makes them) and
 // sign an ES256 token the way Berth does (src/auth/jwt-sign.ts) — with none of
 // Berth's layers (no identity lookup, no group commit, no query builder).
 // Usage: node dist/bench/sts-floor-server.js <sqlite file> '<JWKS JSON>' <issuer>
-import { createHash, generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
+import { generateKeyPairSync } from 'node:crypto';
 import { DatabaseSync } from 'node:sqlite';
 import Fastify from 'fastify';
 import { createLocalJWKSet, jwtVerify } from 'jose';
+import { v7 as timeOrderedUuid } from 'uuid';
 import { signJwt } from '../src/auth/jwt-sign.js';
+import { newRefreshToken } from '../src/auth/refresh-tokens.js';
 
 const [file, jwksJson, iss] = process.argv.slice(2);
 const jwks = createLocalJWKSet(JSON.parse(jwksJson));
@@ -30,13 +32,10 @@ app.post('/sts/exchange', async (req) => {
   const assertion = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1] ?? '';
   const { payload } = await jwtVerify(assertion, jwks, { issuer: iss, algorithms: ['RS256'], requiredClaims: ['exp'] });
   const now = Date.now();
-  const bytes = randomBytes(32);
-  bytes.writeUIntBE(now, 0, 6);
-  const refreshToken = `berth_rt_${bytes.toString('base64url')}`;
+  const { token: refreshToken, id } = newRefreshToken(now);
   begin.run();
   try {
-    const id = `${bytes.subarray(0, 6).toString('hex')}${createHash('sha256').update(refreshToken).digest('hex')}`;
-    insert.run(id, randomUUID(), String(payload.sub), AUD, '{}', new Date(now + 7 * 86_400_000).toISOString(), new Date(now).toISOString());
+    insert.run(id, timeOrderedUuid(), String(payload.sub), AUD, '{}', new Date(now + 7 * 86_400_000).toISOString(), new Date(now).toISOString());
     commit.run();
   } catch (err) {
     db.exec('rollback');

@@ -50,14 +50,15 @@ function hashOf(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-/** A new token: its issue time (ms, big-endian), then 208 random bits. */
-function newToken(nowMs: number): string {
+/** A new token — its issue time (ms, big-endian), then 208 random bits — and the id its row is stored under. */
+export function newRefreshToken(nowMs: number): { token: string; id: string } {
   const bytes = randomBytes(32);
   bytes.writeUIntBE(nowMs, 0, STAMP_BYTES);
-  return `${PREFIX}${bytes.toString('base64url')}`;
+  const token = `${PREFIX}${bytes.toString('base64url')}`;
+  return { token, id: `${bytes.subarray(0, STAMP_BYTES).toString('hex')}${hashOf(token)}` };
 }
 
-/** The ids a well-formed token may be stored under: its time-ordered id, and the bare hash of rows written before ids were. */
+/** The ids a well-formed token may be stored under: its time-ordered id (as newRefreshToken makes it), and the bare hash of rows written before ids were. */
 function idsOf(token: string): [string, string] {
   const hash = hashOf(token);
   const stamp = Buffer.from(token.slice(PREFIX.length), 'base64url').subarray(0, STAMP_BYTES).toString('hex');
@@ -67,7 +68,7 @@ function idsOf(token: string): [string, string] {
 /** Adds a refresh token to chain `chainId`; returns it. */
 async function insert(tx: Tx, grant: RefreshGrant, chainId: string): Promise<IssuedRefreshToken> {
   const now = new Date();
-  const token = newToken(now.getTime());
+  const { token, id } = newRefreshToken(now.getTime());
   const expiry = new Date(now.getTime() + REFRESH_TTL_SECONDS * 1000);
   if (++insertsSincePrune >= PRUNE_EVERY) {
     insertsSincePrune = 0;
@@ -76,7 +77,7 @@ async function insert(tx: Tx, grant: RefreshGrant, chainId: string): Promise<Iss
   }
   // Compiled once: every exchange and every rotation runs it.
   await insertCompiled(tx, 'refresh_tokens', {
-    id: idsOf(token)[0],
+    id,
     chain_id: chainId,
     identity_uid: grant.identityUid,
     audience: grant.audience,
