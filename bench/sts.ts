@@ -7,7 +7,7 @@
 //    and GitLab's are) against a local JWKS and sign one token with Berth's
 //    own algorithm (ES256 since keys moved off RSA; C in flight). And the
 //    floor of an exchange: a bare Fastify route that verifies the same way,
-//    writes one refresh-token row and signs (bench/sts-floor-server.ts).
+//    seals a refresh token and signs (bench/sts-floor-server.ts).
 //  - Permission checks: groups 8 levels deep and 10,000 role bindings, seeded
 //    through the store like bench/api.ts. The caller holds its role on the
 //    7th level and a binding on every other group it can have one on (its
@@ -336,7 +336,7 @@ async function main(): Promise<void> {
     const b = await startNode([join(import.meta.dirname, 'sts.js'), '--baseline', String(SECONDS), '--connections', String(CONNECTIONS)], /^\{.*\}$/m);
     await new Promise((r) => (b.child.exitCode === null ? b.child.once('exit', r) : r(undefined)));
     const bare = JSON.parse(b.match[0]) as { rps: number; cpuUs: number };
-    const f = await startNode([FLOOR, join(dataDir, `floor-${run}.db`), JSON.stringify(idp.jwks), idp.url], /floor at (http\S+)/);
+    const f = await startNode([FLOOR, JSON.stringify(idp.jwks), idp.url], /floor at (http\S+)/);
     const floor = await measure(f.match[1], exchangeSpec, f.child);
     await stopProcess(f.child);
     runs.push({ exchange, floor, check, ownerCheck, bare });
@@ -371,7 +371,7 @@ async function main(): Promise<void> {
   console.log(`  ≥ 3,000 exchanges/s on one core: ${ex.rps.toFixed(0)}/s (${aim(ex.rps >= 3000)})`);
   console.log(`  exchange ≥ 50 % of the bare jose loop: ${pct(ratio)}, by CPU ${pct(cpuRatio)} (${aim(ratio >= 0.5)})`);
   console.log(
-    `    (a bare Fastify route doing only jose's verify, one refresh-token row and the signature: ${pct(floorRatio)} of the loop; Berth: ${pct(ofFloor)} of that route)`,
+    `    (a bare Fastify route doing only jose's verify, the refresh token's seal and the signature: ${pct(floorRatio)} of the loop; Berth: ${pct(ofFloor)} of that route)`,
   );
   console.log(`  permission check p99 ≤ 1 ms (in process, cached grants): ${(checkP99 / 1000).toFixed(3)} ms (${aim(checkP99 <= 1000)})`);
   console.log(

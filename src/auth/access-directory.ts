@@ -31,4 +31,6 @@ export interface ExchangeDirectory {
   candidates(q: { identity: string; issuer: string; subject: string }, limit: number): Promise<ExchangeCandidate[]>;
   /** Records, with the exchange's transaction, that the identity just exchanged a token, and the verified email that token carried, if any. */
   markSeen(tx: Tx, uid: string, verifiedEmail?: string): Promise<void>;
+  /** Whether markSeen(uid, verifiedEmail) committed here so recently that it need not be written again. */
+  seenRecently(uid: string, verifiedEmail?: string): boolean;
 }

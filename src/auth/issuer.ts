@@ -3,7 +3,7 @@
 // request costs one map lookup, not a signature check.
 import type { KeyObject } from 'node:crypto';
 import { createLocalJWKSet, jwtVerify, type JWTPayload } from 'jose';
-import { signJwt } from './jwt-sign.js';
+import { type JwtSigningKey, signJwt } from './jwt-sign.js';
 import type { Store } from '../store/store.js';
 import { KEY_ALGORITHMS, loadKeyRing, type KeyRing } from './signing-keys.js';
 
@@ -42,6 +42,11 @@ export class Issuer {
     this.ring = await loadKeyRing(this.store, this.secrets);
     this.jwks = createLocalJWKSet({ keys: this.ring.publicKeys });
     this.lastReload = Date.now();
+  }
+
+  /** The key that signs, for keys derived from it (the refresh-token MAC: refresh-tokens.ts). */
+  get signingKey(): JwtSigningKey {
+    return this.ring.signing;
   }
 
   get jwksDocument(): { keys: object[] } {

@@ -19,8 +19,7 @@ import type { ExternalIssuers } from './external-issuers.js';
 import { discoveryUrl, isLoopbackHost, issuerUrlProblem } from './issuer-url.js';
 import type { Issuer } from './issuer.js';
 import type { LoginDirectory, LoginProvider } from './login-directory.js';
-import { issueRefreshToken } from './refresh-tokens.js';
-import { transact } from '../store/transact.js';
+import type { RefreshTokens } from './refresh-tokens.js';
 import { ASYMMETRIC_ALGORITHMS } from './token-algorithms.js';
 
 const DISCOVERY_BOUNDS = { timeoutMs: 5000, maxBytes: 64 * 1024 };
@@ -41,6 +40,7 @@ export interface LoginDeps {
   audience: string;
   externalIssuers: ExternalIssuers;
   directory: LoginDirectory;
+  refreshTokens: RefreshTokens;
 }
 
 export interface LoginRequest {
@@ -224,6 +224,6 @@ export async function login(deps: LoginDeps, req: LoginRequest): Promise<LoginRe
     groups: groupsOf(payload, provider.groupsClaim),
   });
   const minted = await deps.issuer.mint(identityUid, deps.audience);
-  const refresh = await transact(deps.store, (tx) => issueRefreshToken(tx, { identityUid, audience: deps.audience, narrowing: {} }));
+  const refresh = deps.refreshTokens.issue({ identityUid, audience: deps.audience, narrowing: {} });
   return { ...minted, refreshToken: refresh.token, identity: identityUid, name, registered };
 }

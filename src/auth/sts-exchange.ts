@@ -29,7 +29,7 @@ import { capabilitiesByName } from './capability-names.js';
 import { verifyClaimMatch } from './claim-match-token.js';
 import type { ExternalIssuers } from './external-issuers.js';
 import type { Issuer } from './issuer.js';
-import { issueRefreshToken, rotateRefreshToken } from './refresh-tokens.js';
+import type { RefreshTokens } from './refresh-tokens.js';
 import { verifyStaticAssertion } from './static-assertion.js';
 import { MAX_NARROWING_ENTRIES, narrowingClaims } from './token-narrowing.js';
 import { assertionExpiry, assertionId, recordAssertion } from './used-assertions.js';
@@ -68,6 +68,7 @@ export interface ExchangeDeps {
   externalIssuers: ExternalIssuers;
   /** Whether an identity still exists, when its refresh token is traded. */
   access: AccessDirectory;
+  refreshTokens: RefreshTokens;
 }
 
 /** How a candidate identity took the token: a static assertion to record, or an external token's verified claims. */
@@ -159,22 +160,25 @@ export async function exchange(deps: ExchangeDeps, req: ExchangeRequest): Promis
   // Only the count: which identities accept says nothing the caller needs and may be none of its business.
   if (accepted.length > 1) throw identityAmbiguous(String(accepted.length));
   const [{ uid, how }] = accepted;
-  // Every write of an exchange in one transaction (one commit: two were a
-  // third of its CPU). A static assertion is recorded in the same step that
-  // accepts it, so a second exchange of it fails on every instance:
-  // PERMISSION_DENIED like every other refusal of a well-formed token (bad
-  // signature, expired, no match); UNAUTHENTICATED is kept for a missing or
-  // undecodable token. Signing comes after, outside the write lock.
+  // A static assertion is recorded in the same step that accepts it, so a
+  // second exchange of it fails on every instance: PERMISSION_DENIED like every
+  // other refusal of a well-formed token (bad signature, expired, no match);
+  // UNAUTHENTICATED is kept for a missing or undecodable token. The identity's
+  // last-seen time is written at most once a minute (seenRecently), and the
+  // refresh token is sealed, not stored: an external token's exchange usually
+  // writes nothing. Signing comes after, outside the write lock.
   const email = 'external' in how ? verifiedEmail(how.external) : undefined;
-  const refresh = await transact(deps.store, async (tx) => {
-    if ('static' in how && !(await recordAssertion(tx, assertionId(req.assertion, how.static), assertionExpiry(how.static)))) {
-      throw assertionReplayed();
-    }
-    await deps.identities.markSeen(tx, uid, email);
-    return issueRefreshToken(tx, { identityUid: uid, audience, narrowing });
-  });
+  const recordStatic = 'static' in how ? how.static : undefined;
+  if (recordStatic || !deps.identities.seenRecently(uid, email)) {
+    await transact(deps.store, async (tx) => {
+      if (recordStatic && !(await recordAssertion(tx, assertionId(req.assertion, recordStatic), assertionExpiry(recordStatic)))) {
+        throw assertionReplayed();
+      }
+      await deps.identities.markSeen(tx, uid, email);
+    });
+  }
   const minted = await deps.issuer.mint(uid, audience, narrowing);
-  return { ...minted, refreshToken: refresh.token };
+  return { ...minted, refreshToken: deps.refreshTokens.issue({ identityUid: uid, audience, narrowing }).token };
 }
 
 export interface RefreshResult {
@@ -195,7 +199,7 @@ export async function exchangeRefreshToken(deps: ExchangeDeps, refreshToken: str
   if (audiences.length === 1 && !deps.allowedAudiences.includes(audiences[0])) {
     throw badExchangeRequest('aud', `audience must be one of: ${deps.allowedAudiences.join(', ')}`);
   }
-  const rotated = await rotateRefreshToken(deps.store, refreshToken, async (uid) => (await deps.access.load(uid)).exists);
+  const rotated = await deps.refreshTokens.rotate(refreshToken, async (uid) => (await deps.access.load(uid)).exists);
   if (!rotated.ok) throw refreshTokenInvalid();
   const { identityUid, audience, narrowing } = rotated.grant;
   return { token: await deps.issuer.mint(identityUid, audiences[0] ?? audience, narrowing), refreshToken: rotated.next };

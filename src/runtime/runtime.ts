@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import { Authenticator } from '../auth/authenticate.js';
 import { ExternalIssuers } from '../auth/external-issuers.js';
 import { Issuer } from '../auth/issuer.js';
+import { RefreshTokens } from '../auth/refresh-tokens.js';
 import { secretsKeyFrom } from '../auth/secret-sealing.js';
 import { PageTokens } from '../core/page-token.js';
 import { IamAccessDirectory } from '../iam/access/iam-access-directory.js';
@@ -79,6 +80,7 @@ export class Runtime {
     readonly tokenAudiences: readonly string[],
     /** The registry, when this process runs one. */
     readonly registry: RegistryLocation | undefined,
+    readonly refreshTokens: RefreshTokens,
   ) {}
 
   /** Opens everything on a migrated store; on an empty database, runs first start. */
@@ -113,6 +115,7 @@ export class Runtime {
       first,
       audiences,
       opts.registryAudience === undefined || opts.registryUrl === undefined ? undefined : { url: opts.registryUrl, audience: opts.registryAudience },
+      new RefreshTokens(store, issuer.signingKey),
     );
   }
 

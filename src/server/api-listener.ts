@@ -125,6 +125,7 @@ export class ApiListener {
       allowedAudiences: runtime.tokenAudiences,
       externalIssuers: runtime.externalIssuers,
       access: runtime.access,
+      refreshTokens: runtime.refreshTokens,
     };
     const login = {
       store: runtime.store,
@@ -132,6 +133,7 @@ export class ApiListener {
       audience: runtime.url,
       externalIssuers: runtime.externalIssuers,
       directory: new IamLoginDirectory(runtime.store, runtime.services.secrets),
+      refreshTokens: runtime.refreshTokens,
     };
     await app.register(authRoutes, { issuer: runtime.issuer, exchange, login, logger, registry: runtime.registry });
     app.get('/healthz', async (_req, reply) => {

@@ -10,7 +10,6 @@ import type { Issuer } from '../auth/issuer.js';
 import type { RegistryLocation } from '../runtime/runtime.js';
 import { STS_DOMAIN } from '../auth/errors.js';
 import { login, loginSettings, type LoginDeps } from '../auth/provider-login.js';
-import { revokeRefreshToken } from '../auth/refresh-tokens.js';
 import { exchange, exchangeRefreshToken, type ExchangeDeps } from '../auth/sts-exchange.js';
 import { errorResponse } from './error-body.js';
 import { normalizeError } from './normalize-error.js';
@@ -107,7 +106,7 @@ export async function authRoutes(
   // Logout: the refresh token's whole chain is revoked. Always {}: whether it was live is nobody else's business (RFC 7009).
   app.post('/sts/revoke_refresh_token', { bodyLimit: 64 * 1024 }, async (req, reply) => {
     try {
-      await revokeRefreshToken(opts.exchange.store, bearer(req));
+      await opts.exchange.refreshTokens.revoke(bearer(req));
       return reply.send({});
     } catch (err) {
       return failed(reply, err, '/sts/revoke_refresh_token');

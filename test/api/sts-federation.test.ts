@@ -164,50 +164,103 @@ describe('federation with a real OpenID provider', () => {
     assert.equal((await refresh('berth_rt_forged')).status, 401);
   });
 
-  it('keys refresh tokens by issue time and hash, and still takes one stored under its bare hash', async () => {
+  it('seals refresh tokens instead of storing them: an exchange writes no row, and an altered or forged one is refused', async () => {
     const sub = subject();
     const uid = await claimMatchIdentity({ issuer: idp.url, subject: sub });
-    const before = Date.now();
-    const rt1 = (await exchange(await idp.sign({ sub, aud: berth.url }), `?identity=${uid}`)).json.refreshToken as string;
-    assert.match(rt1, /^berth_rt_[A-Za-z0-9_-]{43}$/);
-    const hash = (t: string) => createHash('sha256').update(t).digest('hex');
-    // A refresh token of the earlier form (32 random bytes), as a row of that time holds it: under its bare hash.
-    const old = `berth_rt_${randomBytes(32).toString('base64url')}`;
+    const other = await claimMatchIdentity({ issuer: idp.url, subject: subject() }, 'owner');
+    const rt = (await exchange(await idp.sign({ sub, aud: berth.url }), `?identity=${uid}`)).json.refreshToken as string;
+    const m = /^berth_rt_([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]{43})$/.exec(rt);
+    assert.ok(m, rt);
+    const grant = JSON.parse(Buffer.from(m[1], 'base64url').toString('utf8')) as Record<string, unknown>;
+    assert.equal(grant.i, uid);
+    assert.equal(grant.g, 0);
     const store = await openBerthStore(berth);
     try {
-      const [row] = await store.db.selectFrom('refresh_tokens').selectAll().where('identity_uid', '=', uid).execute();
-      const stamp = Number.parseInt(row.id.slice(0, 12), 16);
-      assert.equal(row.id, `${row.id.slice(0, 12)}${hash(rt1)}`);
-      assert.ok(stamp >= before && stamp <= Date.now(), `the id starts with the issue time (${stamp})`);
-      assert.equal(Buffer.from(rt1.slice('berth_rt_'.length), 'base64url').readUIntBE(0, 6), stamp);
+      assert.equal(
+        (
+          await store.db
+            .selectFrom('refresh_chains')
+            .select('chain_id')
+            .where('chain_id', '=', grant.c as string)
+            .execute()
+        ).length,
+        0,
+      );
+      assert.equal((await store.db.selectFrom('refresh_tokens').select('id').where('identity_uid', '=', uid).execute()).length, 0);
+    } finally {
+      await store.close();
+    }
+    // The grant is readable but not writable: another identity, a later generation, a longer life, a changed MAC.
+    for (const change of [{ i: other }, { g: 7 }, { e: (grant.e as number) + 86_400 }]) {
+      assert.equal((await refresh(`berth_rt_${b64({ ...grant, ...change })}.${m[2]}`)).status, 401, JSON.stringify(change));
+    }
+    const flipped = `${m[2].slice(0, -2)}${m[2].at(-2) === 'A' ? 'B' : 'A'}${m[2].at(-1)}`;
+    assert.equal((await refresh(`berth_rt_${m[1]}.${flipped}`)).status, 401);
+    assert.equal((await refresh(`berth_rt_${m[1]}`)).status, 401);
+    // The real one still rotates (none of the attempts above spent it), once.
+    const r = await refresh(rt);
+    assert.equal(r.status, 200, JSON.stringify(r.json));
+    const next = (r.json.refreshToken as { token: string }).token;
+    assert.equal(JSON.parse(Buffer.from(next.slice('berth_rt_'.length).split('.')[0], 'base64url').toString('utf8')).g, 1);
+    assert.equal((await refresh(rt)).status, 401);
+  });
+
+  it('lets only one of two simultaneous rotations of a refresh token win, and the loss revokes the chain', async () => {
+    const sub = subject();
+    const uid = await claimMatchIdentity({ issuer: idp.url, subject: sub });
+    const rt = (await exchange(await idp.sign({ sub, aud: berth.url }), `?identity=${uid}`)).json.refreshToken as string;
+    const both = await Promise.all([refresh(rt), refresh(rt)]);
+    assert.deepEqual(both.map((r) => r.status).sort(), [200, 401]);
+    const won = both.find((r) => r.status === 200)!;
+    assert.equal((await refresh((won.json.refreshToken as { token: string }).token)).status, 401, "the winner's next token died with its chain");
+  });
+
+  it('still rotates a refresh token of the earlier stored form once, into the sealed form; its reuse revokes what it became', async () => {
+    const sub = subject();
+    const uid = await claimMatchIdentity({ issuer: idp.url, subject: sub });
+    const hash = (t: string) => createHash('sha256').update(t).digest('hex');
+    // Rows of that time: keyed by the bare hash, or by the issue time (6 bytes, hex) before it.
+    const bare = `berth_rt_${randomBytes(32).toString('base64url')}`;
+    const stampedBytes = randomBytes(32);
+    stampedBytes.writeUIntBE(Date.now(), 0, 6);
+    const stamped = `berth_rt_${stampedBytes.toString('base64url')}`;
+    const row = (id: string, chain: string) => ({
+      id,
+      chain_id: chain,
+      identity_uid: uid,
+      audience: berth.url,
+      narrowing: '{}',
+      used: 0,
+      expire_time: new Date(Date.now() + 3_600_000).toISOString(),
+      create_time: new Date().toISOString(),
+    });
+    const store = await openBerthStore(berth);
+    try {
       await store.db
         .insertInto('refresh_tokens')
-        .values({ ...row, id: hash(old), used: 0 })
+        .values([row(hash(bare), 'legacy-chain-1'), row(`${stampedBytes.subarray(0, 6).toString('hex')}${hash(stamped)}`, 'legacy-chain-2')])
         .execute();
     } finally {
       await store.close();
     }
-    const r = await refresh(old);
+    const fromStamped = await refresh(stamped);
+    assert.equal(fromStamped.status, 200, JSON.stringify(fromStamped.json));
+    const r = await refresh(bare);
     assert.equal(r.status, 200, JSON.stringify(r.json));
-    assert.equal((await refresh(old)).status, 401, 'used once');
-    assert.equal((await refresh(rt1)).status, 401, 'its reuse revoked its chain');
+    const sealed = (r.json.refreshToken as { token: string }).token;
+    assert.match(sealed, /^berth_rt_[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/);
+    const access = (r.json.token as { token: string }).token;
+    assert.equal((await rest(berth.url, 'GET', `/iam/v2/groups/${berth.orgUid}`, { token: access })).status, 200);
+    assert.equal((await refresh(bare)).status, 401, 'used once');
+    assert.equal((await refresh(sealed)).status, 401, 'its reuse revoked its chain, in the sealed form too');
   });
 
-  it('deletes the refresh tokens of an identity with it, and kills its token', async () => {
+  it('refuses the refresh token of a deleted identity, and its token', async () => {
     const sub = subject();
     const uid = await claimMatchIdentity({ issuer: idp.url, subject: sub });
     const first = await exchange(await idp.sign({ sub, aud: berth.url }), `?identity=${uid}`);
-    const store = await openBerthStore(berth);
-    const tokensOf = async () => (await store.db.selectFrom('refresh_tokens').select('id').where('identity_uid', '=', uid).execute()).length;
-    try {
-      assert.equal(await tokensOf(), 1);
-      const del = await rest(berth.url, 'DELETE', `/iam/v2/identities/${uid}`, { token: owner });
-      assert.equal(del.status, 200, del.text);
-      // Gone with the identity (a foreign key), not left until someone presents one.
-      assert.equal(await tokensOf(), 0);
-    } finally {
-      await store.close();
-    }
+    const del = await rest(berth.url, 'DELETE', `/iam/v2/identities/${uid}`, { token: owner });
+    assert.equal(del.status, 200, del.text);
     assert.equal((await rest(berth.url, 'GET', `/iam/v2/groups/${berth.orgUid}`, { token: first.json.token as string })).status, 401);
     assert.equal((await refresh(first.json.refreshToken as string)).status, 401);
   });

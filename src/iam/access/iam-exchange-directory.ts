@@ -2,17 +2,42 @@
 // token presented at /sts/exchange, found by uid or by exact issuer and
 // subject (indexed columns) plus the claimMatch identities with patterns, their last-seen time and the verified email of
 // the external token they last exchanged (the identity's email).
+// The last-seen time is written at most once a minute per identity and
+// instance: a CI fleet exchanging for one identity would otherwise make every
+// exchange a write, where a minute's precision is all the field promises.
 import type { ExchangeCandidate, ExchangeDirectory } from '../../auth/access-directory.js';
 import { nowIso } from '../../core/clock.js';
 import type { Store } from '../../store/store.js';
-import type { Tx } from '../../store/transact.js';
+import { afterCommit, type Tx } from '../../store/transact.js';
 import { runCompiled } from '../../store/compiled-queries.js';
 import { loadRelationship } from '../identities/relationship.js';
 
 type CandidateRow = Parameters<typeof loadRelationship>[0] & { uid: string };
 
+/** How long a written last-seen time stands for later exchanges of the same identity (and email). */
+const SEEN_INTERVAL_MS = 60_000;
+/** Identities whose last write is remembered; the oldest is forgotten first (and simply written again). */
+const SEEN_LIMIT = 10_000;
+
 export class IamExchangeDirectory implements ExchangeDirectory {
+  /** uid → when its last-seen time (and email) were committed, oldest first. */
+  private readonly seen = new Map<string, { at: number; email: string | undefined }>();
+
   constructor(private readonly store: Store) {}
+
+  seenRecently(uid: string, verifiedEmail?: string): boolean {
+    const last = this.seen.get(uid);
+    if (last === undefined) return false;
+    if (Date.now() - last.at < SEEN_INTERVAL_MS && (verifiedEmail === undefined || verifiedEmail === last.email)) return true;
+    this.seen.delete(uid);
+    return false;
+  }
+
+  private remember(uid: string, email: string | undefined): void {
+    this.seen.delete(uid);
+    while (this.seen.size >= SEEN_LIMIT) this.seen.delete(this.seen.keys().next().value as string);
+    this.seen.set(uid, { at: Date.now(), email });
+  }
 
   // Compiled once per shape (store/compiled-queries.ts): building these on
   // every exchange was a tenth of its CPU.
@@ -52,6 +77,8 @@ export class IamExchangeDirectory implements ExchangeDirectory {
 
   async markSeen(tx: Tx, uid: string, verifiedEmail?: string): Promise<void> {
     const now = nowIso();
+    const known = this.seen.get(uid)?.email;
+    afterCommit(tx, () => this.remember(uid, verifiedEmail ?? known));
     if (verifiedEmail === undefined) {
       await runCompiled(tx, 'identity seen', [uid, now], ([u, t]) =>
         tx
