@@ -4,14 +4,17 @@
 // contact (issuer-url.ts). Subject, audience and claim patterns then run only
 // on claims the issuer signed.
 //
+// The signature and the iss/exp/nbf claims are checked by external-jwt.ts.
+//
 // Such tokens are not single use, unlike static-key assertions: CI systems
 // hand a job one ID token and steps reuse it within its lifetime (minutes), and
 // the issuer, not the client, chose its jti. They must carry exp, and their
 // aud must name Berth (or what the identity expects), which bounds their use.
-import { jwtVerify, type JWTPayload } from 'jose';
+import type { JWTPayload } from 'jose';
 import type { Identity_ClaimMatch } from '../gen/berth/iam/v2/identities_pb.js';
 import { matchesPattern } from '../iam/identities/claim-pattern.js';
 import type { ExternalIssuers } from './external-issuers.js';
+import { verifyExternalJwt } from './external-jwt.js';
 import { ASYMMETRIC_ALGORITHMS } from './token-algorithms.js';
 
 function claimText(v: unknown): string | undefined {
@@ -35,7 +38,7 @@ export async function verifyClaimMatch(
   const named = cm.iss.case === 'issuer';
   if (iss === undefined || !matchesOne(named ? cm.iss.value : undefined, cm.iss.case === 'issuerPattern' ? cm.iss.value : undefined, iss)) return undefined;
   const keys = await deps.externalIssuers.keys(iss, named);
-  const { payload } = await jwtVerify(assertion, keys, { issuer: iss, algorithms: ASYMMETRIC_ALGORITHMS, requiredClaims: ['exp'] });
+  const payload = await verifyExternalJwt(assertion, keys, { issuer: iss, algorithms: ASYMMETRIC_ALGORITHMS });
 
   const sub = claimText(payload.sub);
   if (!matchesOne(cm.sub.case === 'subject' ? cm.sub.value : undefined, cm.sub.case === 'subjectPattern' ? cm.sub.value : undefined, sub)) return undefined;

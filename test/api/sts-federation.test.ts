@@ -148,6 +148,28 @@ describe('federation with a real OpenID provider', () => {
       json: (await r.json()) as Record<string, unknown>,
     }));
 
+  it('sees a changed claimMatch on the next exchange, and writes last-seen at most once a minute but a new verified email at once', async () => {
+    const sub = subject();
+    const uid = await claimMatchIdentity({ issuer: idp.url, subject: sub });
+    const created = (await rest(berth.url, 'GET', `/iam/v2/identities/${uid}`, { token: owner })).json;
+    const first = await exchange(await idp.sign({ sub, aud: berth.url, email: 'ci@example.com', email_verified: true }), `?identity=${uid}`);
+    assert.equal(first.status, 200, JSON.stringify(first.json));
+    const seen = (await rest(berth.url, 'GET', `/iam/v2/identities/${uid}`, { token: owner })).json;
+    assert.ok(seen.lastSeenTime > created.lastSeenTime, `${seen.lastSeenTime} after ${created.lastSeenTime}`);
+    assert.equal(seen.email, 'ci@example.com');
+    // Within the minute: the same email does not write again; another verified one does.
+    assert.equal((await exchange(await idp.sign({ sub, aud: berth.url, email: 'ci@example.com', email_verified: true }), `?identity=${uid}`)).status, 200);
+    assert.equal((await rest(berth.url, 'GET', `/iam/v2/identities/${uid}`, { token: owner })).json.lastSeenTime, seen.lastSeenTime);
+    assert.equal((await exchange(await idp.sign({ sub, aud: berth.url, email: 'bot@example.com', email_verified: true }), `?identity=${uid}`)).status, 200);
+    assert.equal((await rest(berth.url, 'GET', `/iam/v2/identities/${uid}`, { token: owner })).json.email, 'bot@example.com');
+    // The identity now expects another subject: the old subject's token is refused on the very next exchange.
+    const other = subject();
+    const patched = await rest(berth.url, 'PATCH', `/iam/v2/identities/${uid}`, { token: owner, body: { claimMatch: { issuer: idp.url, subject: other } } });
+    assert.equal(patched.status, 200, patched.text);
+    assert.equal((await exchange(await idp.sign({ sub, aud: berth.url }), `?identity=${uid}`)).status, 403);
+    assert.equal((await exchange(await idp.sign({ sub: other, aud: berth.url }), `?identity=${uid}`)).status, 200);
+  });
+
   it('rotates refresh tokens: a used one is dead, and reusing it revokes the whole chain', async () => {
     const sub = subject();
     const uid = await claimMatchIdentity({ issuer: idp.url, subject: sub });

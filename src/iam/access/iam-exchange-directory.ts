@@ -10,6 +10,7 @@ import { nowIso } from '../../core/clock.js';
 import type { Store } from '../../store/store.js';
 import { afterCommit, type Tx } from '../../store/transact.js';
 import { runCompiled } from '../../store/compiled-queries.js';
+import { readTableVersions } from '../../store/table-versions.js';
 import { loadRelationship } from '../identities/relationship.js';
 
 type CandidateRow = Parameters<typeof loadRelationship>[0] & { uid: string };
@@ -18,8 +19,13 @@ type CandidateRow = Parameters<typeof loadRelationship>[0] & { uid: string };
 const SEEN_INTERVAL_MS = 60_000;
 /** Identities whose last write is remembered; the oldest is forgotten first (and simply written again). */
 const SEEN_LIMIT = 10_000;
+/** Candidate lists kept, and the longest query they are kept for. */
+const FOUND_LIMIT = 1_000;
+const MAX_CACHED_KEY = 1_024;
 
 export class IamExchangeDirectory implements ExchangeDirectory {
+  /** Candidates by query, with the identities table version they were read at; oldest first. */
+  private readonly found = new Map<string, { version: string; candidates: ExchangeCandidate[] }>();
   /** uid → when its last-seen time (and email) were committed, oldest first. */
   private readonly seen = new Map<string, { at: number; email: string | undefined }>();
 
@@ -39,9 +45,32 @@ export class IamExchangeDirectory implements ExchangeDirectory {
     this.seen.set(uid, { at: Date.now(), email });
   }
 
+  /**
+   * The candidates, reused while the identities table is unchanged (its
+   * version, read per request like the access directory's: any write to it,
+   * by any instance, shows on the next exchange). A CI fleet presents the same
+   * issuer and subject, or identity, again and again; the query and the
+   * decoding of each relationship were a sixth of an exchange's CPU.
+   */
+  async candidates(q: { identity: string; issuer: string; subject: string }, limit: number): Promise<ExchangeCandidate[]> {
+    const version = (await readTableVersions(this.store.db)).get('identities') ?? '';
+    // Issuer and subject come from a token nobody has verified yet: only short keys are kept, so the cache stays small.
+    const key = `${limit}\u0000${q.identity}\u0000${q.issuer}\u0000${q.subject}`;
+    const cacheable = key.length <= MAX_CACHED_KEY;
+    const hit = cacheable ? this.found.get(key) : undefined;
+    if (hit && hit.version === version) return hit.candidates;
+    const candidates = await this.queryCandidates(q, limit);
+    if (cacheable) {
+      this.found.delete(key);
+      while (this.found.size >= FOUND_LIMIT) this.found.delete(this.found.keys().next().value as string);
+      this.found.set(key, { version, candidates });
+    }
+    return candidates;
+  }
+
   // Compiled once per shape (store/compiled-queries.ts): building these on
   // every exchange was a tenth of its CPU.
-  async candidates(q: { identity: string; issuer: string; subject: string }, limit: number): Promise<ExchangeCandidate[]> {
+  private async queryCandidates(q: { identity: string; issuer: string; subject: string }, limit: number): Promise<ExchangeCandidate[]> {
     const db = this.store.db;
     const columns = ['uid', 'relationship_type', 'relationship'] as const;
     const rows =
