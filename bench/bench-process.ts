@@ -18,10 +18,21 @@ export function pinLoadToCore1(): void {
   if (PIN) spawnSync('taskset', ['-apc', '1', String(process.pid)], { stdio: 'ignore' });
 }
 
-/** Spawns `cmd` on core 0 when pinning, output piped. */
+// Servers still running when this process exits — a benchmark that threw
+// halfway — are killed with it, not left serving on core 0 (they would skew
+// every later run on the machine).
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+/** Spawns `cmd` on core 0 when pinning, output piped; killed when this process exits, if still running. */
 export function spawnPinned(cmd: string, args: string[], env?: NodeJS.ProcessEnv): ChildProcess {
   const [c, a] = PIN ? ['taskset', ['-c', '0', cmd, ...args]] : [cmd, args];
-  return spawn(c, a, { stdio: ['ignore', 'pipe', 'pipe'], env });
+  const child = spawn(c, a, { stdio: ['ignore', 'pipe', 'pipe'], env });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  return child;
 }
 
 /** Resolves with the first match of `ready` in the child's output (kept up to 64 KB); rejects if it exits or times out first. */
