@@ -45,7 +45,7 @@ const ALGORITHMS = new Map<string, Algorithm>([
 const RSA_MIN_BITS = 2048;
 const SEGMENT = /^[A-Za-z0-9_-]+$/;
 
-export class ExternalJwtError extends Error {}
+class ExternalJwtError extends Error {}
 
 const fail = (why: string): never => {
   throw new ExternalJwtError(why);
