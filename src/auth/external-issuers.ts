@@ -7,6 +7,7 @@
 // of tokens naming a dead issuer costs one request per FAILURE_TTL_MS.
 import { createRemoteJWKSet, customFetch, type JWTVerifyGetKey } from 'jose';
 import { boundedFetch, boundedGet } from './bounded-fetch.js';
+import { setRecent } from '../core/recent-map.js';
 import { discoveryUrl, issuerUrlProblem } from './issuer-url.js';
 
 const DISCOVERY_BOUNDS = { timeoutMs: 5000, maxBytes: 64 * 1024 };
@@ -52,17 +53,15 @@ export class ExternalIssuers {
   private lookup(iss: string): Promise<IssuerKeys> {
     const now = Date.now();
     const hit = this.entries.get(iss);
-    this.entries.delete(iss);
     if (hit && hit.expiresAt > now) {
-      this.entries.set(iss, hit);
+      setRecent(this.entries, iss, hit, CACHE_LIMIT);
       return hit.keys;
     }
-    while (this.entries.size >= CACHE_LIMIT) this.entries.delete(this.entries.keys().next().value as string);
     const entry: Entry = { keys: discover(iss), expiresAt: now + TTL_MS };
     entry.keys.catch(() => {
       entry.expiresAt = Math.min(entry.expiresAt, Date.now() + FAILURE_TTL_MS);
     });
-    this.entries.set(iss, entry);
+    setRecent(this.entries, iss, entry, CACHE_LIMIT);
     return entry.keys;
   }
 }

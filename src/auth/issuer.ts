@@ -4,6 +4,7 @@
 import type { KeyObject } from 'node:crypto';
 import { createLocalJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import { type JwtSigningKey, signJwt } from './jwt-sign.js';
+import { setRecent } from '../core/recent-map.js';
 import type { Store } from '../store/store.js';
 import { KEY_ALGORITHMS, loadKeyRing, type KeyRing } from './signing-keys.js';
 
@@ -86,8 +87,7 @@ export class Issuer {
     }
     const aud = payload.aud === undefined ? [] : Array.isArray(payload.aud) ? payload.aud : [payload.aud];
     const verified: VerifiedToken = { subject: String(payload.sub ?? ''), audience: aud, expiresAt: Number(payload.exp), claims: payload };
-    if (this.cache.size >= CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value as string);
-    this.cache.set(token, verified);
+    setRecent(this.cache, token, verified, CACHE_LIMIT);
     if (!aud.some((a) => accepted.includes(a))) throw new Error('token audience does not match');
     return verified;
   }

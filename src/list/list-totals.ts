@@ -6,6 +6,7 @@
 import type { Database } from '../store/database.js';
 import type { Store } from '../store/store.js';
 import { readTableVersions, type TableVersions } from '../store/table-versions.js';
+import { setRecent } from '../core/recent-map.js';
 
 const MAX_ENTRIES = 10_000;
 
@@ -19,8 +20,7 @@ export class ListTotals {
     const hit = this.entries.get(key);
     if (hit !== undefined) return hit;
     const n = await compute();
-    if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
-    this.entries.set(key, n);
+    setRecent(this.entries, key, n, MAX_ENTRIES);
     return n;
   }
 }

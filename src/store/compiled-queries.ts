@@ -7,6 +7,7 @@
 import { SelectQueryNode, type Compilable, type CompiledQuery, type Insertable, type Kysely } from 'kysely';
 import type { Database } from './database.js';
 import { directReadsOf } from './direct-reads.js';
+import { setRecent } from '../core/recent-map.js';
 
 interface Entry {
   compiled: CompiledQuery;
@@ -58,8 +59,7 @@ export async function runCompiled<R>(
   let entry = cache.get(key);
   if (!entry) {
     entry = compile(build, values.length);
-    if (cache.size >= MAX_SHAPES) cache.delete(cache.keys().next().value as string);
-    cache.set(key, entry);
+    setRecent(cache, key, entry, MAX_SHAPES);
   }
   const { compiled, slots } = entry;
   const parameters = slots.map((s, i) => (s < 0 ? compiled.parameters[i] : values[s]));

@@ -3,6 +3,7 @@
 // garbage collection under Node.js 24.21 (measured: the server died within
 // seconds of start), and which needed a native build on install.
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import { setRecent } from '../core/recent-map.js';
 
 export type Param = null | number | bigint | string | NodeJS.ArrayBufferView;
 
@@ -51,8 +52,7 @@ export function openSqliteConnection(file: string, opts: { busyTimeoutMs: number
         const stmt = db.prepare(sql);
         const reader = stmt.columns().length > 0;
         entry = { stmt, reader, all: reader ? rowsAsObjects(stmt) : () => [] };
-        if (cache.size >= STATEMENT_CACHE) cache.delete(cache.keys().next().value as string);
-        cache.set(sql, entry);
+        setRecent(cache, sql, entry, STATEMENT_CACHE);
       }
       return entry;
     },

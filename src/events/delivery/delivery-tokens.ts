@@ -5,6 +5,7 @@
 // of its life left. Signing is the largest part of a delivery's CPU time;
 // ten subscriptions of a group cost one signature per event, not ten.
 import type { Issuer } from '../../auth/issuer.js';
+import { setRecent } from '../../core/recent-map.js';
 
 /** How long a delivery's token is valid: long enough for a slow sink, short enough to be useless later. */
 export const DELIVERY_TOKEN_TTL_SECONDS = 300;
@@ -28,10 +29,8 @@ export class DeliveryTokens {
     const hit = this.cache.get(key);
     if (hit && hit.expiresAt - now >= MIN_LEFT_MS) return hit.token;
     const token = this.issuer.mint(`webhook:${group}`, this.audience, { 'webhook.digest': digest }, DELIVERY_TOKEN_TTL_SECONDS).then((t) => t.token);
-    this.cache.delete(key);
-    if (this.cache.size >= MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value as string);
     // Expiry as minted (to the second, from now): a failed mint is not kept.
-    this.cache.set(key, { token, expiresAt: now + DELIVERY_TOKEN_TTL_SECONDS * 1000 - 1000 });
+    setRecent(this.cache, key, { token, expiresAt: now + DELIVERY_TOKEN_TTL_SECONDS * 1000 - 1000 }, MAX_ENTRIES);
     token.catch(() => this.cache.delete(key));
     return token;
   }

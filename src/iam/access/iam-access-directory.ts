@@ -7,6 +7,7 @@ import type { AccessDirectory, AccessState } from '../../auth/access-directory.j
 import { Grants } from '../../auth/grants.js';
 import type { Capability } from '../../gen/berth/capabilities/v1/capabilities_pb.js';
 import type { Store } from '../../store/store.js';
+import { setRecent } from '../../core/recent-map.js';
 import { readTableVersions } from '../../store/table-versions.js';
 
 const LIMIT = 10_000;
@@ -32,7 +33,7 @@ export class IamAccessDirectory implements AccessDirectory {
     if (!entry || entry.identitiesVersion !== identitiesVersion) {
       const row = await this.store.db.selectFrom('identities').select('uid').where('uid', '=', identityUid).executeTakeFirst();
       entry = { ...entry, identitiesVersion, exists: row !== undefined };
-      this.remember(identityUid, entry);
+      setRecent(this.entries, identityUid, entry, LIMIT);
     }
     const current = entry;
     return {
@@ -58,11 +59,5 @@ export class IamAccessDirectory implements AccessDirectory {
       identityUid,
       rows.map((r) => ({ groupUid: r.group_uid, capabilities: JSON.parse(r.capabilities) as Capability[] })),
     );
-  }
-
-  private remember(uid: string, entry: Entry): void {
-    this.entries.delete(uid); // re-insert: the map's order is recency
-    if (this.entries.size >= LIMIT) this.entries.delete(this.entries.keys().next().value as string);
-    this.entries.set(uid, entry);
   }
 }

@@ -7,6 +7,7 @@
 // exchange a write, where a minute's precision is all the field promises.
 import type { ExchangeCandidate, ExchangeDirectory } from '../../auth/access-directory.js';
 import { nowIso } from '../../core/clock.js';
+import { setRecent } from '../../core/recent-map.js';
 import type { Store } from '../../store/store.js';
 import { afterCommit, type Tx } from '../../store/transact.js';
 import { runCompiled } from '../../store/compiled-queries.js';
@@ -39,12 +40,6 @@ export class IamExchangeDirectory implements ExchangeDirectory {
     return false;
   }
 
-  private remember(uid: string, email: string | undefined): void {
-    this.seen.delete(uid);
-    while (this.seen.size >= SEEN_LIMIT) this.seen.delete(this.seen.keys().next().value as string);
-    this.seen.set(uid, { at: Date.now(), email });
-  }
-
   /**
    * The candidates, reused while the identities table is unchanged (its
    * version, read per request like the access directory's: any write to it,
@@ -60,11 +55,7 @@ export class IamExchangeDirectory implements ExchangeDirectory {
     const hit = cacheable ? this.found.get(key) : undefined;
     if (hit && hit.version === version) return hit.candidates;
     const candidates = await this.queryCandidates(q, limit);
-    if (cacheable) {
-      this.found.delete(key);
-      while (this.found.size >= FOUND_LIMIT) this.found.delete(this.found.keys().next().value as string);
-      this.found.set(key, { version, candidates });
-    }
+    if (cacheable) setRecent(this.found, key, { version, candidates }, FOUND_LIMIT);
     return candidates;
   }
 
@@ -106,8 +97,7 @@ export class IamExchangeDirectory implements ExchangeDirectory {
 
   async markSeen(tx: Tx, uid: string, verifiedEmail?: string): Promise<void> {
     const now = nowIso();
-    const known = this.seen.get(uid)?.email;
-    afterCommit(tx, () => this.remember(uid, verifiedEmail ?? known));
+    afterCommit(tx, () => setRecent(this.seen, uid, { at: Date.now(), email: verifiedEmail }, SEEN_LIMIT));
     if (verifiedEmail === undefined) {
       await runCompiled(tx, 'identity seen', [uid, now], ([u, t]) =>
         tx

@@ -5,6 +5,7 @@
 // Identity create/update validates with the same compiler, so what is accepted
 // is exactly what runs.
 import { RE2JS } from 're2js';
+import { setRecent } from '../../core/recent-map.js';
 
 /** Longest pattern accepted: bounds compile time and program size. */
 export const MAX_PATTERN_LENGTH = 512;
@@ -31,8 +32,7 @@ function compile(pattern: string): RE2JS | null {
       re = null;
     }
   }
-  if (compiled.size >= CACHE_LIMIT) compiled.delete(compiled.keys().next().value as string);
-  compiled.set(pattern, re);
+  setRecent(compiled, pattern, re, CACHE_LIMIT);
   return re;
 }
 

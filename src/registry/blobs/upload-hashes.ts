@@ -4,6 +4,7 @@
 // process, an evicted entry) makes the commit re-hash the file. The map is
 // bounded: past MAX_STATES the least recently used state is dropped.
 import type { Hash } from 'node:crypto';
+import { setRecent } from '../../core/recent-map.js';
 
 const MAX_STATES = 4096;
 
@@ -22,9 +23,7 @@ export class UploadHashes {
   }
 
   set(id: string, hash: Hash, offset: number): void {
-    this.states.delete(id);
-    this.states.set(id, { hash, offset });
-    if (this.states.size > MAX_STATES) this.states.delete(this.states.keys().next().value as string);
+    setRecent(this.states, id, { hash, offset }, MAX_STATES);
   }
 
   delete(id: string): void {
