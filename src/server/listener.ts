@@ -43,7 +43,9 @@ export async function listen(
 
   const sockets = new Set<net.Socket>();
   const sniffing = new Set<net.Socket>();
-  const server = net.createServer((socket) => {
+  // noDelay as node:http's own servers set it (they never accept here): a streamed
+  // response's small writes must not wait for the client's delayed ACK (Nagle).
+  const server = net.createServer({ noDelay: true }, (socket) => {
     sockets.add(socket);
     socket.on('close', () => {
       sockets.delete(socket);
