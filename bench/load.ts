@@ -1,6 +1,18 @@
 // A small closed-loop load generator: N keep-alive connections each issue
 // requests back to back, for a fixed time (runLoad) or until a fixed number
 // of requests has been sent (runCount); reports req/s and latency percentiles.
+//
+// It polls rather than sleeps while waiting for responses (its event loop is
+// kept turning, so epoll never blocks). A client asleep in epoll has to be
+// woken by each response, and on a virtual machine that wake is an interrupt
+// sent from the server's core: perf on the token exchange showed 15 % of the
+// server's CPU (~30 µs a response) in the loopback write's sock_def_readable
+// waking this process, and the caches the server came back to were cold. A
+// client on another machine never costs the server that; how much it cost
+// here depended on how long the route kept the client waiting, which skewed
+// slow routes against fast ones and a route against a floor that happened to
+// answer in bursts. Polling costs only the load core. `{ clientSleeps: true }`
+// measures the old way (bench:sts prints both).
 import http from 'node:http';
 import { noteStreamedBytes } from '../src/core/memory-release.js';
 
@@ -39,8 +51,25 @@ function once(agent: http.Agent, base: URL, spec: RequestSpec): Promise<number> 
   });
 }
 
+export interface LoadOptions {
+  /** Let the load generator sleep between responses (each response then wakes it: see above). */
+  clientSleeps?: boolean;
+}
+
+/** Keeps the event loop turning (a pending immediate makes libuv poll without blocking) until the returned stop is called. */
+function keepPolling(): () => void {
+  let polling = true;
+  const turn = () => {
+    if (polling) setImmediate(turn);
+  };
+  turn();
+  return () => {
+    polling = false;
+  };
+}
+
 /** Runs `connections` workers, each taking request specs while `more()` holds. */
-async function drive(baseUrl: string, next: (i: number) => RequestSpec, connections: number, more: () => boolean): Promise<LoadResult> {
+async function drive(baseUrl: string, next: (i: number) => RequestSpec, connections: number, more: () => boolean, opts: LoadOptions): Promise<LoadResult> {
   const base = new URL(baseUrl);
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
   const latencies: number[] = [];
@@ -59,8 +88,9 @@ async function drive(baseUrl: string, next: (i: number) => RequestSpec, connecti
       latencies.push(performance.now() - t0);
     }
   };
+  const stopPolling = opts.clientSleeps ? () => undefined : keepPolling();
   const start = performance.now();
-  await Promise.all(Array.from({ length: connections }, worker));
+  await Promise.all(Array.from({ length: connections }, worker)).finally(stopPolling);
   const elapsed = (performance.now() - start) / 1000;
   agent.destroy();
   latencies.sort((a, b) => a - b);
@@ -68,15 +98,15 @@ async function drive(baseUrl: string, next: (i: number) => RequestSpec, connecti
   return { requests: latencies.length, errors, seconds: elapsed, rps: latencies.length / elapsed, p50: pct(50), p99: pct(99) };
 }
 
-export function runLoad(baseUrl: string, next: (i: number) => RequestSpec, connections: number, seconds: number): Promise<LoadResult> {
+export function runLoad(baseUrl: string, next: (i: number) => RequestSpec, connections: number, seconds: number, opts: LoadOptions = {}): Promise<LoadResult> {
   const deadline = performance.now() + seconds * 1000;
-  return drive(baseUrl, next, connections, () => performance.now() < deadline);
+  return drive(baseUrl, next, connections, () => performance.now() < deadline, opts);
 }
 
 /** Sends exactly `total` requests (`next` is called with 0 … total-1) over `connections` connections. */
-export function runCount(baseUrl: string, next: (i: number) => RequestSpec, connections: number, total: number): Promise<LoadResult> {
+export function runCount(baseUrl: string, next: (i: number) => RequestSpec, connections: number, total: number, opts: LoadOptions = {}): Promise<LoadResult> {
   let issued = 0;
-  return drive(baseUrl, next, connections, () => issued++ < total);
+  return drive(baseUrl, next, connections, () => issued++ < total, opts);
 }
 
 export function formatResult(name: string, r: LoadResult): string {
