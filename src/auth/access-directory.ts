@@ -27,7 +27,7 @@ export interface ExchangeCandidate {
 }
 
 export interface ExchangeDirectory {
-  /** The identity named by uid, or those whose exact issuer and subject are the token's and the claimMatch ones with issuer or subject patterns (at most `limit`). */
+  /** The identity named by uid, or else those whose exact issuer and subject are the token's (at most `limit`); identities with patterns only by uid. */
   candidates(q: { identity: string; issuer: string; subject: string }, limit: number): Promise<ExchangeCandidate[]>;
   /** Records, with the exchange's transaction, that the identity just exchanged a token, and the verified email that token carried, if any. */
   markSeen(tx: Tx, uid: string, verifiedEmail?: string): Promise<void>;

@@ -7,7 +7,7 @@
 //    keys are found through that issuer's discovery document
 //    (claim-match-token.ts, external-issuers.ts).
 // Without identity=<uid> the candidates are the identities whose exact issuer
-// and subject are the token's and the claimMatch identities with patterns; the
+// and subject are the token's (identities with patterns need identity=); the
 // one that accepts the token is used, and more than one is an error.
 // cap and scopes narrow the token (token-narrowing.ts); a refresh token comes
 // with it (refresh-tokens.ts).

@@ -22,10 +22,13 @@ describe('federation with a real OpenID provider', () => {
   let owner: string;
   let idp: RealProvider;
   let untrusted: RealProvider;
-  useBerth((b, t) => {
-    berth = b;
-    owner = t;
-  });
+  useBerth(
+    (b, t) => {
+      berth = b;
+      owner = t;
+    },
+    { extraArgs: ['--allow-insecure-issuers'] },
+  );
   before(async () => {
     idp = await startOidcProvider();
     untrusted = await startOidcProvider();
@@ -83,13 +86,16 @@ describe('federation with a real OpenID provider', () => {
 
   it('uses the one identity that accepts without identity=, and refuses ambiguity naming none', async () => {
     const sub = subject();
-    const uid = await claimMatchIdentity({ issuer: idp.url, subjectPattern: `^${sub}$` });
+    const uid = await claimMatchIdentity({ issuer: idp.url, subject: sub });
+    // Identities with patterns are candidates only when named (identity=).
+    const pattern = await claimMatchIdentity({ issuer: idp.url, subjectPattern: `^${sub}$` });
     const idToken = await idp.sign({ sub, aud: berth.url });
     const one = await exchange(idToken);
     assert.equal(one.status, 200, JSON.stringify(one.json));
     const who = JSON.parse(Buffer.from((one.json.token as string).split('.')[1], 'base64url').toString());
     assert.equal(who.sub, uid);
-    const other = await claimMatchIdentity({ issuer: idp.url, subject: sub });
+    assert.equal((await exchange(idToken, `?identity=${pattern}`)).status, 200);
+    const other = await claimMatchIdentity({ issuer: idp.url, subject: sub, audience: berth.url });
     const two = await exchange(idToken);
     assert.equal(two.status, 400);
     const text = JSON.stringify(two.json);

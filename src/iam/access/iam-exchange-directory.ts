@@ -1,7 +1,8 @@
 // IAM's answer to auth's ExchangeDirectory: the identities that may accept a
 // token presented at /sts/exchange, found by uid or by exact issuer and
-// subject (indexed columns) plus the claimMatch identities with patterns, their last-seen time and the verified email of
-// the external token they last exchanged (the identity's email).
+// subject (indexed columns; identities with patterns only by uid), their
+// last-seen time and the verified email of the external token they last
+// exchanged (the identity's email).
 // The last-seen time is written at most once a minute per identity and
 // instance: a CI fleet exchanging for one identity would otherwise make every
 // exchange a write, where a minute's precision is all the field promises.
@@ -74,21 +75,16 @@ export class IamExchangeDirectory implements ExchangeDirectory {
               .orderBy('uid')
               .limit(n as number),
           )
-        : // Without a uid: the exact issuer and subject, and the claimMatch identities
-          // that match the issuer or subject by pattern (their column is then '').
-          await runCompiled<CandidateRow>(db, 'exchange candidates by issuer', [q.issuer, q.subject, limit], ([iss, sub, n]) =>
+        : // Without a uid: only the exact issuer and subject. Identities with
+          // patterns (their column is then '') are not candidates: every such
+          // identity on the server, of any organization, would be one, and
+          // enough of them made every exchange without identity= fail.
+          await runCompiled<CandidateRow>(db, 'exchange candidates by issuer and subject', [q.issuer, q.subject, limit], ([iss, sub, n]) =>
             db
               .selectFrom('identities')
               .select(columns)
-              .where((eb) =>
-                eb.or([
-                  eb.and([eb('issuer', '=', iss as string), eb('subject', '=', sub as string)]),
-                  eb.and([
-                    eb('relationship_type', '=', 'claim_match'),
-                    eb.or([eb('issuer', '=', ''), eb.and([eb('issuer', '=', iss as string), eb('subject', '=', '')])]),
-                  ]),
-                ]),
-              )
+              .where('issuer', '=', iss as string)
+              .where('subject', '=', sub as string)
               .orderBy('uid')
               .limit(n as number),
           );
