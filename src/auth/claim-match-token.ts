@@ -1,7 +1,7 @@
 // An external OIDC token for a claimMatch identity. Nothing but the issuer is
 // looked at before the signature is checked: an exact issuer is compared, an
 // issuer pattern runs (RE2, linear time) and the issuer must be one Berth may
-// contact (issuer-url.ts). Subject, audience and claim patterns then run only
+// contact (issuer-url.ts, the same rules whether named or matched). Subject, audience and claim patterns then run only
 // on claims the issuer signed.
 //
 // The signature and the iss/exp/nbf claims are checked by external-jwt.ts.
@@ -35,9 +35,9 @@ export async function verifyClaimMatch(
   deps: { externalIssuers: ExternalIssuers; issuerUrl: string },
 ): Promise<JWTPayload | undefined> {
   const iss = typeof claims.iss === 'string' ? claims.iss : undefined;
-  const named = cm.iss.case === 'issuer';
-  if (iss === undefined || !matchesOne(named ? cm.iss.value : undefined, cm.iss.case === 'issuerPattern' ? cm.iss.value : undefined, iss)) return undefined;
-  const keys = await deps.externalIssuers.keys(iss, named);
+  const exact = cm.iss.case === 'issuer' ? cm.iss.value : undefined;
+  if (iss === undefined || !matchesOne(exact, cm.iss.case === 'issuerPattern' ? cm.iss.value : undefined, iss)) return undefined;
+  const keys = await deps.externalIssuers.keys(iss);
   const payload = await verifyExternalJwt(assertion, keys, { issuer: iss, algorithms: ASYMMETRIC_ALGORITHMS });
 
   const sub = claimText(payload.sub);

@@ -16,7 +16,8 @@ import type { Store } from '../store/store.js';
 import { boundedGet, boundedPostForm } from './bounded-fetch.js';
 import { badExchangeRequest, loginProviderNotFound, loginProviderUnavailable, loginRefused, loginSecretSealed } from './errors.js';
 import type { ExternalIssuers } from './external-issuers.js';
-import { discoveryUrl, isLoopbackHost, issuerUrlProblem } from './issuer-url.js';
+import { isLoopbackHost, outboundUrlProblem } from '../outbound/outbound-policy.js';
+import { discoveryUrl, issuerUrlProblem } from './issuer-url.js';
 import type { Issuer } from './issuer.js';
 import type { LoginDirectory, LoginProvider } from './login-directory.js';
 import type { RefreshTokens } from './refresh-tokens.js';
@@ -107,13 +108,18 @@ function badField(field: string, description: string): never {
   throw badExchangeRequest(field, description);
 }
 
-/** The token endpoint of the provider's issuer, from its discovery document, which must name that very issuer. */
-async function tokenEndpoint(issuer: string): Promise<URL> {
-  const problem = issuerUrlProblem(issuer, { named: true, allowInsecureLoopback: false });
+/**
+ * The token endpoint of the provider's issuer, from its discovery document,
+ * which must name that very issuer. It may be on another origin (Google's is),
+ * but only where the outbound policy lets Berth go.
+ */
+async function tokenEndpoint(deps: LoginDeps, issuer: string): Promise<URL> {
+  const policy = deps.externalIssuers.policy;
+  const problem = issuerUrlProblem(issuer, policy);
   if (problem) throw loginProviderUnavailable(problem);
   let doc: { issuer?: unknown; token_endpoint?: unknown } | null;
   try {
-    doc = JSON.parse(Buffer.from(await boundedGet(discoveryUrl(issuer), DISCOVERY_BOUNDS, { accept: 'application/json' })).toString('utf8'));
+    doc = JSON.parse(Buffer.from(await boundedGet(discoveryUrl(issuer), DISCOVERY_BOUNDS, policy, { accept: 'application/json' })).toString('utf8'));
   } catch {
     throw loginProviderUnavailable('its discovery document cannot be read');
   }
@@ -125,11 +131,8 @@ async function tokenEndpoint(issuer: string): Promise<URL> {
   } catch {
     throw loginProviderUnavailable('its token_endpoint is not a URL');
   }
-  // Plain http only where the issuer itself is (a loopback development provider).
-  const insecureOk = new URL(issuer).protocol === 'http:' && isLoopbackHost(url.hostname);
-  if ((url.protocol !== 'https:' && !(url.protocol === 'http:' && insecureOk)) || url.username !== '' || url.password !== '') {
-    throw loginProviderUnavailable('its token_endpoint must be an https URL without credentials');
-  }
+  const refused = outboundUrlProblem(url, policy, 'its token_endpoint');
+  if (refused) throw loginProviderUnavailable(refused);
   return url;
 }
 
@@ -137,7 +140,7 @@ async function tokenEndpoint(issuer: string): Promise<URL> {
 async function redeem(deps: LoginDeps, provider: LoginProvider, req: LoginRequest): Promise<string> {
   const secret = await deps.directory.clientSecret(provider.uid);
   if (secret === undefined) throw loginSecretSealed(provider.uid);
-  const endpoint = await tokenEndpoint(provider.issuer);
+  const endpoint = await tokenEndpoint(deps, provider.issuer);
   const form = new URLSearchParams({
     grant_type: 'authorization_code',
     code: req.code,
@@ -148,7 +151,7 @@ async function redeem(deps: LoginDeps, provider: LoginProvider, req: LoginReques
   if (secret !== '') form.set('client_secret', secret); // client_secret_post: what every provider accepts
   let answer: { status: number; body: Uint8Array };
   try {
-    answer = await boundedPostForm(endpoint, form, TOKEN_BOUNDS);
+    answer = await boundedPostForm(endpoint, form, TOKEN_BOUNDS, deps.externalIssuers.policy);
   } catch {
     throw loginProviderUnavailable('its token endpoint did not answer');
   }
@@ -171,7 +174,7 @@ async function redeem(deps: LoginDeps, provider: LoginProvider, req: LoginReques
 async function verifyIdToken(deps: LoginDeps, provider: LoginProvider, idToken: string, nonce: string): Promise<JWTPayload> {
   let keys: Awaited<ReturnType<ExternalIssuers['keys']>>;
   try {
-    keys = await deps.externalIssuers.keys(provider.issuer, true);
+    keys = await deps.externalIssuers.keys(provider.issuer);
   } catch {
     throw loginProviderUnavailable("its keys cannot be found through the issuer's discovery document");
   }

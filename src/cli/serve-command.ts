@@ -143,7 +143,11 @@ export function serveCommand(program: Command): void {
       'file holding the key (32+ random characters) that encrypts private keys, identity provider client secrets and webhook signing secrets in the database; or BERTH_SECRETS_KEY',
     )
     .option('--log-level <level>', 'fatal, error, warn, info, debug', 'info')
-    .option('--allow-insecure-issuers', 'let claimMatch issuer patterns and identity providers use plain-http loopback issuers (local testing only)', false)
+    .option(
+      '--allow-insecure-issuers',
+      'accept OIDC issuers (claimMatch identities, identity providers) on loopback and private addresses, and plain http for loopback hosts (local testing only)',
+      false,
+    )
     .option('--event-namespace <prefix>', 'prefix of every CloudEvent type delivered to subscriptions', DEFAULT_EVENT_SETTINGS.namespace)
     .option('--event-audience <aud>', 'aud claim of the token that signs each event delivery', DEFAULT_EVENT_SETTINGS.audience)
     .option('--event-max-age <duration>', 'how long a failing delivery is retried before it is marked dead', '24h')

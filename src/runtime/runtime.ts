@@ -101,7 +101,7 @@ export class Runtime {
       events: opts.events ?? DEFAULT_EVENT_SETTINGS,
       feedRequiresAuth: opts.feedRequiresAuth ?? false,
     };
-    const externalIssuers = new ExternalIssuers({ allowInsecureLoopback: opts.allowInsecureIssuers ?? false });
+    const externalIssuers = new ExternalIssuers({ allowInsecure: opts.allowInsecureIssuers ?? false });
     const audiences = opts.registryAudience === undefined ? [opts.url] : [opts.url, opts.registryAudience];
     return new Runtime(
       store,

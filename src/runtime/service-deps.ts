@@ -16,7 +16,7 @@ export interface ServiceDeps {
   orgCreation: OrgCreationPolicy;
   /** The operator's secrets key (--secrets-key-file): seals secrets stored at rest; none without it. */
   secrets?: KeyObject;
-  /** --allow-insecure-issuers: plain-http issuers on loopback (local testing). */
+  /** --allow-insecure-issuers: issuers on loopback and private addresses, plain http to loopback (local testing). */
   allowInsecureIssuers: boolean;
   /** The legal documents groups may accept (`--terms-file`); none by default. */
   termsDocuments: readonly TermsDocument[];

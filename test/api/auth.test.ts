@@ -11,10 +11,13 @@ import { fakeIssuer } from '../harness/oidc-issuer.js';
 describe('authentication and access control', () => {
   let berth: Berth;
   let token: string;
-  useBerth((b, t) => {
-    berth = b;
-    token = t;
-  });
+  useBerth(
+    (b, t) => {
+      berth = b;
+      token = t;
+    },
+    { extraArgs: ['--allow-insecure-issuers'] },
+  );
 
   it('writes first-start credentials with mode 0600', () => {
     assert.equal(statSync(berth.credentialsFile).mode & 0o777, 0o600);

@@ -169,6 +169,10 @@ describe('iam identity providers', () => {
     for (const issuer of [
       'http://idp.example.com',
       'http://127.0.0.1:9000',
+      'https://127.0.0.1:9000',
+      'https://10.0.0.1',
+      'https://169.254.169.254',
+      'https://[::ffff:0:a9fe:a9fe]',
       'https://idp.example.com/?x=1',
       'https://user:pw@idp.example.com',
       'not a url',

@@ -25,12 +25,15 @@ describe('accepting group invites', () => {
   let token: string;
   let sub: string;
   let repo: string;
-  useBerth(async (b, t) => {
-    berth = b;
-    token = t;
-    sub = (await rest(b.url, 'POST', `/iam/v2/groups/${b.orgUid}`, { token: t, body: { name: 'joiners' } })).json.uid;
-    repo = (await rest(b.url, 'POST', `/registry/v2/repos/${sub}`, { token: t, body: { name: 'team-repo' } })).json.uid;
-  });
+  useBerth(
+    async (b, t) => {
+      berth = b;
+      token = t;
+      sub = (await rest(b.url, 'POST', `/iam/v2/groups/${b.orgUid}`, { token: t, body: { name: 'joiners' } })).json.uid;
+      repo = (await rest(b.url, 'POST', `/registry/v2/repos/${sub}`, { token: t, body: { name: 'team-repo' } })).json.uid;
+    },
+    { extraArgs: ['--allow-insecure-issuers'] },
+  );
   const newInvite = async (parent: string, body: Record<string, unknown> = {}) => {
     const r = await rest(berth.url, 'POST', `/iam/v2/groupInvites/${parent}`, { token, body: { roleUid: VIEWER_UID, ...body } });
     assert.equal(r.status, 200, r.text);

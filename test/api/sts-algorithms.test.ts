@@ -59,10 +59,13 @@ describe('external token algorithms', () => {
   let idp: Awaited<ReturnType<typeof multiKeyIssuer>>;
   let uid: string;
   const SUB = 'repo:acme/app:ref:refs/heads/main';
-  useBerth((b, t) => {
-    berth = b;
-    owner = t;
-  });
+  useBerth(
+    (b, t) => {
+      berth = b;
+      owner = t;
+    },
+    { extraArgs: ['--allow-insecure-issuers'] },
+  );
   before(async () => {
     idp = await multiKeyIssuer();
     const r = await rest(berth.url, 'POST', `/iam/v2/identities/${berth.orgUid}`, {

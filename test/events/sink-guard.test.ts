@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
+import { hostname } from 'node:os';
 import { after, before, describe, it } from 'node:test';
 import { rest } from '../harness/api-client.js';
 import { useBerth, type Berth } from '../harness/berth-process.js';
@@ -85,8 +86,15 @@ guardSuite('sink guard, with --allow-insecure-sinks', ['--allow-insecure-sinks']
 ]);
 
 guardSuite('sink guard, without --allow-insecure-sinks', [], () => [
-  ['a name that resolves to loopback', 'https://localhost:PORT/hook', /is a loopback address \(accepted only on a server run with --allow-insecure-sinks\)/],
+  ['a loopback name', 'https://localhost:PORT/hook', /localhost is a loopback host \(accepted only on a server run with --allow-insecure-sinks\)/],
+  // This machine's name resolves to one of its own addresses (loopback or private): refused when connecting.
+  [
+    'a name that resolves to a loopback or private address',
+    `https://${hostname()}:PORT/hook`,
+    /is a (loopback|private) address \(accepted only on a server run with --allow-insecure-sinks\)/,
+  ],
   ['a loopback address', 'https://127.0.0.1:PORT/hook', /127\.0\.0\.1 is a loopback address/],
   ['a private address', 'https://10.11.12.13/hook', /10\.11\.12\.13 is a private address/],
-  ['plain http', 'http://127.0.0.1:PORT/hook', /plain http: only https is allowed/],
+  ['plain http', 'http://127.0.0.1:PORT/hook', /must be an https URL \(plain http only for loopback hosts/],
+  ['the metadata address written as IPv4-translated IPv6', 'https://[::ffff:0:a9fe:a9fe]/x', /is the cloud metadata address/],
 ]);

@@ -1,48 +1,16 @@
-// What /sts/exchange may fetch on behalf of an unverified token: which issuer
-// URLs, and how far (time, size, redirects) a fetch may go.
+// How far (time, size, redirects, origin) a fetch /sts/exchange makes on
+// behalf of an unverified token may go. Which addresses it may reach:
+// outbound-policy.test.ts and test/api/sts-outbound.test.ts.
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { boundedGet } from '../../src/auth/bounded-fetch.js';
 import { ExternalIssuers } from '../../src/auth/external-issuers.js';
-import { issuerUrlProblem } from '../../src/auth/issuer-url.js';
+import { issuerPolicy } from '../../src/auth/issuer-url.js';
 
-describe('issuer URLs Berth may contact', () => {
-  const pattern = { named: false, allowInsecureLoopback: false };
-  const patternLoopbackOk = { named: false, allowInsecureLoopback: true };
-  const named = { named: true, allowInsecureLoopback: false };
-
-  it('allows https issuers and, when named exactly, plain http ones', () => {
-    assert.equal(issuerUrlProblem('https://token.actions.githubusercontent.com', pattern), undefined);
-    assert.equal(issuerUrlProblem('https://gitlab.example/realms/ci/', pattern), undefined);
-    assert.equal(issuerUrlProblem('http://idp.internal:8080', named), undefined);
-  });
-
-  it('allows plain http for a pattern-matched issuer only on loopback with the flag', () => {
-    assert.match(issuerUrlProblem('http://127.0.0.1:9000', pattern) ?? '', /https/);
-    assert.equal(issuerUrlProblem('http://127.0.0.1:9000', patternLoopbackOk), undefined);
-    assert.equal(issuerUrlProblem('http://[::1]:9000', patternLoopbackOk), undefined);
-    assert.match(issuerUrlProblem('http://10.0.0.1:9000', patternLoopbackOk) ?? '', /https/);
-    assert.match(issuerUrlProblem('http://127.0.0.1.evil.example', patternLoopbackOk) ?? '', /https/);
-  });
-
-  it('refuses queries, fragments, credentials, other schemes and non-canonical forms, even when named', () => {
-    for (const iss of [
-      'https://idp.example/a?x=1',
-      'https://idp.example/a?',
-      'https://idp.example/a#f',
-      'https://user:pw@idp.example',
-      'file:///etc/passwd',
-      'https://idp.example/a/../admin',
-      'https://IDP.example',
-      'https://idp.example:443',
-      'not a url',
-    ]) {
-      assert.notEqual(issuerUrlProblem(iss, named), undefined, iss);
-    }
-  });
-});
+// Loopback listeners stand in for the issuers: allowed as with --allow-insecure-issuers.
+const policy = issuerPolicy(true);
 
 describe('bounded fetches', () => {
   let base = '';
@@ -75,22 +43,25 @@ describe('bounded fetches', () => {
   const bounds = { timeoutMs: 500, maxBytes: 64 * 1024 };
 
   it('reads an answer within the bounds and follows a redirect on the same origin', async () => {
-    assert.equal(Buffer.from(await boundedGet(new URL(`${base}/here`), bounds)).toString(), '{"ok":true}');
+    assert.equal(Buffer.from(await boundedGet(new URL(`${base}/here`), bounds, policy)).toString(), '{"ok":true}');
   });
 
   it('refuses an answer over the size bound, declared or streamed', async () => {
-    await assert.rejects(boundedGet(new URL(`${base}/big`), bounds), /exceeds/);
-    await assert.rejects(boundedGet(new URL(`${base}/big-chunked`), bounds), /exceeds/);
+    await assert.rejects(boundedGet(new URL(`${base}/big`), bounds, policy), /exceeds/);
+    await assert.rejects(boundedGet(new URL(`${base}/big-chunked`), bounds, policy), /exceeds/);
   });
 
   it('gives up on a slow answer and on a redirect to another origin', async () => {
-    await assert.rejects(boundedGet(new URL(`${base}/slow`), bounds), /timeout|aborted/i);
-    await assert.rejects(boundedGet(new URL(`${base}/away`), bounds), /redirect/);
+    await assert.rejects(boundedGet(new URL(`${base}/slow`), bounds, policy), /timeout|aborted/i);
+    await assert.rejects(boundedGet(new URL(`${base}/away`), bounds, policy), /redirect/);
   });
 
-  it('takes keys of a pattern-matched issuer only from its own origin', async () => {
-    const issuers = new ExternalIssuers({ allowInsecureLoopback: true });
-    await assert.rejects(issuers.keys(base, false), /own origin/);
-    assert.equal(typeof (await issuers.keys(base, true)), 'function', 'an exactly named issuer may keep its keys elsewhere');
+  it("takes an issuer's keys only from its own origin", async () => {
+    const issuers = new ExternalIssuers({ allowInsecure: true });
+    await assert.rejects(issuers.keys(base), /own origin/);
+  });
+
+  it('refuses plain http without the flag, before connecting', async () => {
+    await assert.rejects(boundedGet(new URL(`${base}/here`), bounds, issuerPolicy(false)), /https.*--allow-insecure-issuers/);
   });
 });

@@ -2,14 +2,15 @@
 // exchange once it has a connection (connect, send, answer, body), at most RESPONSE_LIMIT bytes of the
 // answer read (and thrown away), redirects never followed (a 3xx is an
 // answer like any other; the caller counts it a failure), and the connection
-// made only to addresses the guard checked (sink-guard.ts). Errors carry a
+// made only to addresses the outbound policy allows (src/outbound/, with
+// --allow-insecure-sinks for private and loopback ones). Errors carry a
 // short reason fit for the delivery log: never the sink's URL (its path or
 // query may hold a secret) and never a header.
 import http from 'node:http';
 import https from 'node:https';
-import { isIP } from 'node:net';
-import { isLoopbackHost, sinkAddressProblem } from '../sink-address.js';
-import { deliveryUrlProblem, hostOf, pinnedLookup, SinkRefused } from './sink-guard.js';
+import { outboundRequest } from '../../outbound/outbound-request.js';
+import { OutboundRefused } from '../../outbound/pinned-lookup.js';
+import { sinkPolicy } from '../sink-address.js';
 
 export const REQUEST_TIMEOUT_MS = 10_000;
 export const RESPONSE_LIMIT = 64 * 1024;
@@ -51,7 +52,7 @@ export interface SinkRequest {
 
 function reasonOf(err: unknown, timeoutMs: number): SinkFailure {
   if (err instanceof SinkFailure) return err;
-  if (err instanceof SinkRefused) return new SinkFailure(err.message, true);
+  if (err instanceof OutboundRefused) return new SinkFailure(err.message, true);
   const code = String((err as { code?: unknown }).code ?? '');
   const known: Record<string, string> = {
     ECONNREFUSED: 'connection refused',
@@ -77,14 +78,18 @@ function reasonOf(err: unknown, timeoutMs: number): SinkFailure {
 /** POSTs the delivery; resolves with the sink's status, rejects with a SinkFailure. */
 export function postToSink(req: SinkRequest): Promise<SinkAnswer> {
   const timeoutMs = req.timeoutMs ?? REQUEST_TIMEOUT_MS;
-  const urlProblem = deliveryUrlProblem(req.url, req.allowInsecure);
-  if (urlProblem) return Promise.reject(new SinkFailure(urlProblem, true));
-  const host = hostOf(req.url);
   const plain = req.url.protocol === 'http:';
-  if (isIP(host) !== 0) {
-    // An address in the URL is connected to as is: no lookup runs for it.
-    const problem = sinkAddressProblem(host, req.allowInsecure) ?? (plain && !isLoopbackHost(host) ? `the sink address ${host} is not loopback` : undefined);
-    if (problem) return Promise.reject(new SinkFailure(problem, true));
+  let outgoing: http.ClientRequest;
+  try {
+    outgoing = outboundRequest(req.url, {
+      method: 'POST',
+      headers: { ...req.headers, 'content-length': String(req.body.length) },
+      policy: sinkPolicy(req.allowInsecure),
+      what: 'the sink',
+      agent: plain ? agents.http : agents.https,
+    });
+  } catch (err) {
+    return Promise.reject(reasonOf(err, timeoutMs));
   }
   return new Promise<SinkAnswer>((resolve, reject) => {
     let settled = false;
@@ -95,36 +100,22 @@ export function postToSink(req: SinkRequest): Promise<SinkAnswer> {
       req.signal?.removeEventListener('abort', onAbort);
       fn();
     };
-    const client = plain ? http : https;
-    const outgoing = client.request(
-      {
-        protocol: req.url.protocol,
-        hostname: host,
-        port: req.url.port === '' ? undefined : Number(req.url.port),
-        path: `${req.url.pathname}${req.url.search}`,
-        method: 'POST',
-        headers: { ...req.headers, 'content-length': String(req.body.length) },
-        agent: plain ? agents.http : agents.https,
-        lookup: pinnedLookup(req.allowInsecure, plain),
-        servername: isIP(host) === 0 ? host : undefined,
-      },
-      (res) => {
-        let read = 0;
-        const answer: SinkAnswer = { status: res.statusCode ?? 0 };
-        const retryAfter = res.headers['retry-after'];
-        if (typeof retryAfter === 'string') answer.retryAfter = retryAfter.slice(0, 64);
-        res.on('data', (chunk: Buffer) => {
-          read += chunk.length;
-          if (read > RESPONSE_LIMIT) {
-            res.destroy(); // enough: the rest is not read, and this socket is not reused
-            finish(() => resolve(answer));
-          }
-        });
-        res.on('end', () => finish(() => resolve(answer)));
-        res.on('error', (err) => finish(() => reject(reasonOf(err, timeoutMs))));
-        res.on('close', () => finish(() => resolve(answer)));
-      },
-    );
+    outgoing.on('response', (res) => {
+      let read = 0;
+      const answer: SinkAnswer = { status: res.statusCode ?? 0 };
+      const retryAfter = res.headers['retry-after'];
+      if (typeof retryAfter === 'string') answer.retryAfter = retryAfter.slice(0, 64);
+      res.on('data', (chunk: Buffer) => {
+        read += chunk.length;
+        if (read > RESPONSE_LIMIT) {
+          res.destroy(); // enough: the rest is not read, and this socket is not reused
+          finish(() => resolve(answer));
+        }
+      });
+      res.on('end', () => finish(() => resolve(answer)));
+      res.on('error', (err) => finish(() => reject(reasonOf(err, timeoutMs))));
+      res.on('close', () => finish(() => resolve(answer)));
+    });
     // The deadline runs from when the request has a connection to itself (sinks on one host share
     // SOCKETS_PER_HOST); waiting for one is bounded too, by a second deadline from now.
     const expire = () => outgoing.destroy(Object.assign(new Error('deadline'), { code: 'EDEADLINE' }));

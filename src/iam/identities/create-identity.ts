@@ -14,7 +14,7 @@ import { checkRelationship } from './validate-relationship.js';
 export async function createIdentity(deps: ServiceDeps, req: CreateIdentityRequest, ctx: HandlerContext): Promise<Identity> {
   const incoming = req.identity ?? create(IdentitySchema);
   const bad = identityFieldViolations(incoming);
-  const relationship = checkRelationship(incoming.relationship, bad);
+  const relationship = checkRelationship(incoming.relationship, deps.allowInsecureIssuers, bad);
   if (bad.length > 0) throw badIamRequest(bad);
   const now = nowIso();
   const row = {

@@ -21,7 +21,7 @@ export async function updateIdentity(deps: ServiceDeps, req: UpdateIdentityReque
     const row = await loadIdentityRow(tx, incoming.uid);
     const merged = applyFields(IdentitySchema, identityFromRow(row), incoming, fields);
     const bad: FieldViolation[] = identityFieldViolations(merged);
-    const relationship = relationshipChanges ? checkRelationship(merged.relationship, bad) : merged.relationship;
+    const relationship = relationshipChanges ? checkRelationship(merged.relationship, deps.allowInsecureIssuers, bad) : merged.relationship;
     if (bad.length > 0) throw badIamRequest(bad);
     const changes = {
       name: merged.name,

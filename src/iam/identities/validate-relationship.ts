@@ -1,15 +1,21 @@
 // Checks an identity's relationship before it is stored, so /sts/exchange
-// never meets a pattern RE2 does not accept or a JWKS it cannot read.
+// never meets a pattern RE2 does not accept, a JWKS it cannot read, or an
+// exact claimMatch issuer it may not contact (issuer-url.ts).
 import { timestampFromMs, timestampMs } from '@bufbuild/protobuf/wkt';
 import type { Identity, Identity_ClaimMatch, Identity_StaticKeys } from '../../gen/berth/iam/v2/identities_pb.js';
 import type { FieldViolation } from '../../core/api-error.js';
+import { issuerPolicy, issuerUrlProblem } from '../../auth/issuer-url.js';
 import { patternProblem } from './claim-pattern.js';
 
 export const MAX_KEY_LIFETIME_MS = 365 * 24 * 3600 * 1000;
 
-function claimMatchViolations(m: Identity_ClaimMatch, out: FieldViolation[]): void {
+function claimMatchViolations(m: Identity_ClaimMatch, allowInsecureIssuers: boolean, out: FieldViolation[]): void {
   const f = (name: string) => `claim_match.${name}`;
   if (m.iss.case === undefined || m.iss.value === '') out.push({ field: f('issuer'), description: 'issuer or issuer_pattern is required' });
+  else if (m.iss.case === 'issuer') {
+    const problem = issuerUrlProblem(m.iss.value, issuerPolicy(allowInsecureIssuers));
+    if (problem) out.push({ field: f('issuer'), description: problem });
+  }
   if (m.sub.case === undefined || m.sub.value === '') out.push({ field: f('subject'), description: 'subject or subject_pattern is required' });
   const patterns: [string, string][] = [];
   if (m.iss.case === 'issuerPattern') patterns.push(['issuer_pattern', m.iss.value]);
@@ -52,9 +58,9 @@ function checkStaticKeys(k: Identity_StaticKeys, out: FieldViolation[]): Identit
   return k;
 }
 
-/** Validates the relationship (none is allowed) and returns it ready to store. */
-export function checkRelationship(rel: Identity['relationship'], out: FieldViolation[]): Identity['relationship'] {
-  if (rel.case === 'claimMatch') claimMatchViolations(rel.value, out);
+/** Validates the relationship (none is allowed) and returns it ready to store; `allowInsecureIssuers` is --allow-insecure-issuers. */
+export function checkRelationship(rel: Identity['relationship'], allowInsecureIssuers: boolean, out: FieldViolation[]): Identity['relationship'] {
+  if (rel.case === 'claimMatch') claimMatchViolations(rel.value, allowInsecureIssuers, out);
   if (rel.case === 'staticKeys') return { case: 'staticKeys', value: checkStaticKeys(rel.value, out) };
   return rel;
 }

@@ -2,7 +2,7 @@
 // rule needs only the request (and the provider's group uid), so it runs before
 // anything is read; the default role's existence and the caller's right to
 // hand it out are checked after (roles/grantable-role.ts).
-import { issuerUrlProblem } from '../../auth/issuer-url.js';
+import { issuerPolicy, issuerUrlProblem } from '../../auth/issuer-url.js';
 import type { FieldViolation } from '../../core/api-error.js';
 import type { IdentityProvider_OIDC } from '../../gen/berth/iam/v2/identity_providers_pb.js';
 import { roleUidViolation } from '../roles/grantable-role.js';
@@ -54,7 +54,7 @@ export function settingsViolations(s: ProviderSettings, group: string, allowInse
       ? 'issuer is required'
       : o.issuer.length > MAX_ISSUER
         ? `issuer must be at most ${MAX_ISSUER} characters`
-        : issuerUrlProblem(o.issuer, { named: false, allowInsecureLoopback: allowInsecureIssuers });
+        : issuerUrlProblem(o.issuer, issuerPolicy(allowInsecureIssuers));
   if (issuerProblem) out.push({ field: `${F}.oidc.issuer`, description: issuerProblem });
   if (o.clientId === '' || o.clientId.length > MAX_CLIENT_ID || !VSCHAR.test(o.clientId)) {
     out.push({ field: `${F}.oidc.client_id`, description: `client_id is required: 1 to ${MAX_CLIENT_ID} printable ASCII characters` });
