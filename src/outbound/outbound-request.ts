@@ -6,7 +6,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
 import { bareAddress } from './address-kinds.js';
-import { isLoopbackHost, type OutboundPolicy, outboundUrlProblem } from './outbound-policy.js';
+import { type OutboundPolicy, outboundUrlProblem } from './outbound-policy.js';
 import { OutboundRefused, pinnedLookup } from './pinned-lookup.js';
 
 export interface OutboundOptions {
@@ -25,9 +25,9 @@ export function outboundRequest(url: URL, opts: OutboundOptions): http.ClientReq
   const problem = outboundUrlProblem(url, opts.policy, opts.what);
   if (problem) throw new OutboundRefused(problem);
   const host = bareAddress(url.hostname);
+  // outboundUrlProblem checked an address written in the URL (no lookup runs for one), and that
+  // plain http goes to a loopback host; the lookup checks what a name resolves to.
   const plain = url.protocol === 'http:';
-  // outboundUrlProblem checked an address in the URL; plain http must go to loopback.
-  if (plain && isIP(host) !== 0 && !isLoopbackHost(host)) throw new OutboundRefused(`the address ${host} is not loopback`);
   return (plain ? http : https).request({
     protocol: url.protocol,
     hostname: host,
