@@ -75,7 +75,7 @@ describe('iam role bindings', () => {
     assert.equal(outside.status, 400, outside.text);
   });
 
-  it('takes effect on the next request and is gone after delete; delete is idempotent', async () => {
+  it('takes effect on the next request and is gone after delete; deleting it again is NOT_FOUND', async () => {
     const who = await identityWithRole(berth.url, token, berth.orgUid, undefined, berth.orgUid);
     const before = await rest(berth.url, 'GET', `/registry/v2/repos/${rootRepo}`, { token: who.token });
     assert.equal(before.status, 403);
@@ -87,9 +87,13 @@ describe('iam role bindings', () => {
     assert.equal(del.text, '{}');
     const afterDel = await rest(berth.url, 'GET', `/registry/v2/repos/${rootRepo}`, { token: who.token });
     assert.equal(afterDel.status, 403);
+    // v2 answers 404 with ResourceInfo for a missing resource, deletes included.
     const again = await rest(berth.url, 'DELETE', `/iam/v2/roleBindings/${b.json.uid}`, { token });
-    assert.equal(again.status, 200);
-    assert.equal(again.text, '{}');
+    assert.equal(again.status, 404, again.text);
+    const info = again.json.details.find((d: { '@type': string }) => d['@type'] === 'type.googleapis.com/google.rpc.ResourceInfo');
+    assert.deepEqual([info?.resourceType, info?.resourceName], ['iam.berth.dev/RoleBinding', b.json.uid]);
+    const never = await rest(berth.url, 'DELETE', `/iam/v2/roleBindings/${berth.orgUid}/00000000000000ee`, { token });
+    assert.equal(never.status, 404, never.text);
   });
 
   // What each built-in role allows, bound on the subgroup: in scope there, out of scope at the root.
