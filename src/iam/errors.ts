@@ -106,6 +106,23 @@ export const builtinRoleImmutable = defineError(
   },
   (uid: string) => failedPrecondition(d, 'BUILTIN_ROLE', 'built-in roles cannot be changed or deleted', uid),
 );
+export const lastOwnerBinding = defineError(
+  {
+    domain: d,
+    name: 'lastOwnerBinding',
+    code: Code.FailedPrecondition,
+    detail: 'PreconditionFailure',
+    type: 'LAST_OWNER',
+    when: "a change that would leave an organization without a role binding on its root group granting every owner capability: deleting or re-roling that binding, deleting its identity, its external group mapping or identity provider, narrowing its custom role, or a sign in's group sync",
+  },
+  (org: string) =>
+    failedPrecondition(
+      d,
+      'LAST_OWNER',
+      'this would leave the organization without a role binding granting every owner capability; bind another owner first',
+      org,
+    ),
+);
 export const roleBindingExists = defineError(
   { domain: d, name: 'roleBindingExists', code: Code.AlreadyExists, detail: 'ResourceInfo', when: 'the identity already has this role on this group' },
   (group: string, identity: string, role: string) =>

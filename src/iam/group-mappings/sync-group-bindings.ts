@@ -18,6 +18,7 @@
 import { bindingWithinIdentityScope } from '../../auth/identity-scope.js';
 import type { Tx } from '../../store/transact.js';
 import { existingBinding } from '../role-bindings/existing-binding.js';
+import { keepOwners } from '../role-bindings/owner-bindings.js';
 import { writeBinding } from '../role-bindings/write-binding.js';
 
 /** More groups than any real token carries; a larger claim is refused rather than half applied. */
@@ -63,7 +64,8 @@ export async function syncGroupBindings(tx: Tx, identityUid: string, providerUid
     if (m && keyOf(m.scope_uid, m.role_uid) === key && !kept.has(key)) kept.add(key);
     else removed.push(b.uid);
   }
-  if (removed.length > 0) await tx.deleteFrom('role_bindings').where('uid', 'in', removed).execute();
+  // An organization's last owner binding is not taken away: the sign in is refused instead (lastOwnerBinding).
+  if (removed.length > 0) await keepOwners(tx, { bindings: removed }, () => tx.deleteFrom('role_bindings').where('uid', 'in', removed).execute());
 
   const added: string[] = [];
   for (const [key, m] of wanted) {
