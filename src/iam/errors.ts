@@ -211,6 +211,17 @@ export const inviteUsed = defineError(
   },
   () => failedPrecondition(d, 'INVITE_USED', 'the invite was for a single use and has been accepted already; ask for a new one'),
 );
+export const inviteVoid = defineError(
+  {
+    domain: d,
+    name: 'inviteVoid',
+    code: Code.FailedPrecondition,
+    detail: 'PreconditionFailure',
+    type: 'INVITE_VOID',
+    when: "accepting an invite whose creator was deleted or no longer holds role_bindings.create and every capability of the invite's role at its group (listed with an expirationTime no later than now)",
+  },
+  () => failedPrecondition(d, 'INVITE_VOID', 'the invite is void: whoever created it no longer has the authority to grant its role here; ask for a new one'),
+);
 export const inviteOutOfScope = defineError(
   {
     domain: d,
