@@ -316,4 +316,28 @@ describe('iam role bindings', () => {
       .uid;
     assert.equal((await rest(berth.url, 'DELETE', `/iam/v2/roleBindings/${teamBinding}`, { token: c.token })).status, 200);
   });
+  it('lets exactly one of two owners removing each other at once succeed', async () => {
+    // Five rounds: without the organization's row lock (PostgreSQL) both deletes often commit, leaving no owner.
+    for (let round = 0; round < 5; round++) {
+      const org = (await rest(berth.url, 'POST', '/iam/v2/groups', { token, body: { name: `mutual-${round}.example` } })).json.uid as string;
+      const a = await identityWithRole(berth.url, token, org, 'owner', org);
+      const b = await identityWithRole(berth.url, token, org, 'owner', org);
+      const bindingOf = async (uid: string) =>
+        (await rest(berth.url, 'GET', `/iam/v2/roleBindings?identity=${encodeURIComponent(uid)}`, { token: a.token })).json.roleBindings[0].uid as string;
+      const [ofA, ofB] = [await bindingOf(a.uid), await bindingOf(b.uid)];
+      // The creator steps aside first, leaving a and b as the only owners.
+      const mine = (await rest(berth.url, 'GET', `/iam/v2/roleBindings?identity=${berth.ownerIdentity}&group=${org}`, { token })).json.roleBindings[0].uid;
+      assert.equal((await rest(berth.url, 'DELETE', `/iam/v2/roleBindings/${mine}`, { token })).status, 200);
+      const results = await Promise.all([
+        rest(berth.url, 'DELETE', `/iam/v2/roleBindings/${ofB}`, { token: a.token }),
+        rest(berth.url, 'DELETE', `/iam/v2/roleBindings/${ofA}`, { token: b.token }),
+      ]);
+      // The loser is LAST_OWNER, or PERMISSION_DENIED when the winner committed before its grants were read.
+      const [won, lost] = [...results].sort((x, y) => x.status - y.status);
+      assert.equal(won.status, 200, won.text);
+      assert.ok(lost.status === 400 || lost.status === 403, lost.text);
+      const left = await rest(berth.url, 'GET', `/iam/v2/roleBindings?group=${org}`, { token: results[0].status === 200 ? a.token : b.token });
+      assert.equal(left.json.totalCount, '1');
+    }
+  });
 });
