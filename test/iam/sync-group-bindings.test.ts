@@ -8,8 +8,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
+import { Code, type ConnectError } from '@connectrpc/connect';
 import { newChildUid, newRootUid } from '../../src/core/uidp.js';
 import { syncGroupBindings } from '../../src/iam/group-mappings/sync-group-bindings.js';
+import { builtinRoleByName } from '../../src/iam/roles/builtin-roles.js';
 import { readTableVersions } from '../../src/store/table-versions.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { transact, type Tx } from '../../src/store/transact.js';
@@ -319,6 +321,22 @@ describe('syncGroupBindings', () => {
     assert.equal(row.created_by, null);
     await sync(person, provider, ['dev']);
     assert.deepEqual(await bindingsOf(person), []);
+  });
+
+  it("never takes an organization's last owner binding: that sync is refused and changes nothing", async () => {
+    const allOfOwner = await addRole('all-of-owner', JSON.stringify(builtinRoleByName('owner')?.capabilities));
+    const founder = await addIdentity(null);
+    const founderBinding = await bind(founder, allOfOwner, org);
+    const person = await addIdentity(null);
+    const admins = await addMapping(provider, 'admins', allOfOwner, org, founder);
+    await sync(person, provider, ['admins']);
+    assert.deepEqual(await bindingsOf(person), [{ parent_uid: org, role_uid: allOfOwner, mapping_uid: admins }]);
+    // The founder's own binding goes: the person's mapping-made binding is the organization's only owner
+    // binding, and its mapping is void now, so the next sync would take it.
+    await tx((t) => t.deleteFrom('role_bindings').where('uid', '=', founderBinding).execute());
+    await assert.rejects(sync(person, provider, []), (e: ConnectError) => e.code === Code.FailedPrecondition && /owner/.test(e.rawMessage));
+    assert.deepEqual(await bindingsOf(person), [{ parent_uid: org, role_uid: allOfOwner, mapping_uid: admins }]);
+    await tx((t) => t.deleteFrom('role_bindings').where('identity_uid', '=', person).execute());
   });
 
   it('refuses an absurd number of groups and changes nothing', async () => {
