@@ -107,7 +107,7 @@ async function status(o: { credentials?: string; api?: string; output: string })
   try {
     name = (await client.call<{ name?: string }>('GET', `iam/v2/identities/${creds.identity}`)).name || name;
   } catch {
-    // a user may not read its own root-level identity: the name from sign in stands
+    // the server is older than the rule that a caller may read its own identity, or unreachable: the name from sign in stands
   }
   const bindings: Binding[] = [];
   let pageToken = '';

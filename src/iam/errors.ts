@@ -106,6 +106,23 @@ export const builtinRoleImmutable = defineError(
   },
   (uid: string) => failedPrecondition(d, 'BUILTIN_ROLE', 'built-in roles cannot be changed or deleted', uid),
 );
+export const lastOwnerBinding = defineError(
+  {
+    domain: d,
+    name: 'lastOwnerBinding',
+    code: Code.FailedPrecondition,
+    detail: 'PreconditionFailure',
+    type: 'LAST_OWNER',
+    when: "a change that would leave an organization without a role binding on its root group granting every owner capability: deleting or re-roling that binding, deleting its identity, its external group mapping or identity provider, narrowing its custom role, or a sign in's group sync",
+  },
+  (org: string) =>
+    failedPrecondition(
+      d,
+      'LAST_OWNER',
+      'this would leave the organization without a role binding granting every owner capability; bind another owner first',
+      org,
+    ),
+);
 export const roleBindingExists = defineError(
   { domain: d, name: 'roleBindingExists', code: Code.AlreadyExists, detail: 'ResourceInfo', when: 'the identity already has this role on this group' },
   (group: string, identity: string, role: string) =>
@@ -193,6 +210,17 @@ export const inviteUsed = defineError(
     when: 'accepting a single-use invite that was accepted already',
   },
   () => failedPrecondition(d, 'INVITE_USED', 'the invite was for a single use and has been accepted already; ask for a new one'),
+);
+export const inviteVoid = defineError(
+  {
+    domain: d,
+    name: 'inviteVoid',
+    code: Code.FailedPrecondition,
+    detail: 'PreconditionFailure',
+    type: 'INVITE_VOID',
+    when: "accepting an invite whose creator was deleted or no longer holds role_bindings.create and every capability of the invite's role at its group (listed with an expirationTime no later than now)",
+  },
+  () => failedPrecondition(d, 'INVITE_VOID', 'the invite is void: whoever created it no longer has the authority to grant its role here; ask for a new one'),
 );
 export const inviteOutOfScope = defineError(
   {

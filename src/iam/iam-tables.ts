@@ -61,6 +61,8 @@ export interface IdentityProvidersTable extends ResourceColumns {
   additional_scopes: string;
   groups_claim: string;
   pkce_enabled: number;
+  /** The identity that vouches for the default role (migration 0021); NULL: nobody, so sign in binds none. */
+  default_role_by: string | null;
 }
 
 export interface ExternalGroupRoleMappingsTable extends ResourceColumns {
@@ -70,6 +72,8 @@ export interface ExternalGroupRoleMappingsTable extends ResourceColumns {
   role_uid: string;
   /** The group the role is bound on. */
   scope_uid: string;
+  /** The identity that created it and vouches for its role (migration 0021); NULL: nobody, so it gives nothing. */
+  created_by: string | null;
 }
 
 export interface GroupInvitesTable extends ResourceColumns {
@@ -84,6 +88,8 @@ export interface GroupInvitesTable extends ResourceColumns {
   expiration_time: string;
   used_time: string | null;
   used_by: string | null;
+  /** The identity that created it and vouches for its role (migration 0021); NULL: nobody, so it is void. */
+  created_by: string | null;
 }
 
 /** uid is the group's uid; parent_uid the group's parent (NULL for an organization). */

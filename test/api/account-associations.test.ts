@@ -4,6 +4,7 @@
 // cloud credentials; permission before existence; REST and gRPC.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { Code, type ConnectError } from '@connectrpc/connect';
 import { AccountAssociationsService, AccountProviderType, CheckStatus } from '../../src/gen/berth/iam/v2/account_associations_pb.js';
 import { grpcClient, identityWithRole, rest } from '../harness/api-client.js';
 import { useBerth, type Berth } from '../harness/berth-process.js';
@@ -104,14 +105,16 @@ describe('iam account associations', () => {
     assert.deepEqual((await rest(berth.url, 'GET', `/iam/v2/accountAssociations/${g}`, { token })).json, masked.json);
   });
 
-  it('deletes idempotently, and goes with its group', async () => {
+  it('deletes (again: NOT_FOUND with ResourceInfo), and goes with its group', async () => {
     const g = await group('aa-delete');
     await rest(berth.url, 'POST', `/iam/v2/accountAssociations/${g}`, { token, body: { name: 'gone soon', amazon: AMAZON } });
-    for (let i = 0; i < 2; i++) {
-      const d = await rest(berth.url, 'DELETE', `/iam/v2/accountAssociations/${g}`, { token });
-      assert.equal(d.status, 200, d.text);
-      assert.equal(d.text, '{}');
-    }
+    const d = await rest(berth.url, 'DELETE', `/iam/v2/accountAssociations/${g}`, { token });
+    assert.equal(d.status, 200, d.text);
+    assert.equal(d.text, '{}');
+    const again = await rest(berth.url, 'DELETE', `/iam/v2/accountAssociations/${g}`, { token });
+    assert.equal(again.status, 404, again.text);
+    const info = again.json.details.find((x: { '@type': string }) => x['@type'] === 'type.googleapis.com/google.rpc.ResourceInfo');
+    assert.deepEqual([info?.resourceType, info?.resourceName], ['iam.berth.dev/AccountAssociation', g]);
     assert.equal((await rest(berth.url, 'GET', `/iam/v2/accountAssociations/${g}`, { token })).status, 404);
     await rest(berth.url, 'POST', `/iam/v2/accountAssociations/${g}`, { token, body: { name: 'again', amazon: AMAZON } });
     assert.equal((await rest(berth.url, 'DELETE', `/iam/v2/groups/${g}`, { token })).status, 200, 'an association does not keep its group alive');
@@ -211,7 +214,7 @@ describe('iam account associations', () => {
     const checked = await client.checkAccountAssociation({ uid: g, providerType: AccountProviderType.AZURE });
     assert.equal(checked.status, CheckStatus.NOT_READY);
     await client.deleteAccountAssociation({ uid: g });
-    await client.deleteAccountAssociation({ uid: g });
+    await assert.rejects(client.deleteAccountAssociation({ uid: g }), (e: ConnectError) => e.code === Code.NotFound);
     await assert.rejects(client.getAccountAssociation({ uid: g }), /not found/);
   });
 });

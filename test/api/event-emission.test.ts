@@ -512,9 +512,9 @@ describe('every mutating RPC emits its event', () => {
         call('POST', `/iam/v2/identityProviders/${folder}`, { name: 'x', defaultRole: VIEWER_UID, oidc: { issuer: 'http://idp.example.com', clientId: 'c' } }),
       400,
     );
-    // Idempotent deletes of what is already gone succeed and change nothing.
-    await noEvent('deleting a role binding again', () => call('DELETE', `/iam/v2/roleBindings/${binding}`), 200);
-    await noEvent('deleting an invite again', () => call('DELETE', `/iam/v2/groupInvites/${invite2}`), 200);
-    await noEvent('deleting an account association again', () => call('DELETE', `/iam/v2/accountAssociations/${folder}`), 200);
+    // Deleting what is already gone is NOT_FOUND and changes nothing.
+    await noEvent('deleting a role binding again', () => call('DELETE', `/iam/v2/roleBindings/${binding}`), 404);
+    await noEvent('deleting an invite again', () => call('DELETE', `/iam/v2/groupInvites/${invite2}`), 404);
+    await noEvent('deleting an account association again', () => call('DELETE', `/iam/v2/accountAssociations/${folder}`), 404);
   });
 });

@@ -8,6 +8,7 @@ import { Code, ConnectError } from '@connectrpc/connect';
 import { ExternalGroupRoleMappingsService } from '../../src/gen/berth/iam/v2/external_group_role_mappings_pb.js';
 import { grpcClient, identityWithRole, rest } from '../harness/api-client.js';
 import { useBerth, type Berth } from '../harness/berth-process.js';
+import { sqlQuery } from '../harness/database.js';
 
 const VIEWER_UID = '63921b2c44617e3f2603851537be0123af4a57d7';
 const M = '/iam/v2/externalGroupRoleMappings';
@@ -219,5 +220,32 @@ describe('iam external group role mappings', () => {
     assert.equal((await rest(berth.url, 'GET', `${M}/${m.json.uid}`, { token })).status, 404);
     assert.equal((await rest(berth.url, 'DELETE', `/iam/v2/roles/${role}`, { token })).status, 200);
     assert.equal((await rest(berth.url, 'DELETE', `/iam/v2/groups/${scope}`, { token })).status, 200);
+  });
+  it("refuses to delete a mapping or provider whose cascade would take an organization's last owner binding", async () => {
+    const org = (await rest(berth.url, 'POST', '/iam/v2/groups', { token, body: { name: 'mapped-owner.example' } })).json.uid as string;
+    const idp = await provider(org);
+    const ownerRole = (await rest(berth.url, 'GET', '/iam/v2/roles?name=owner', { token })).json.roles[0].uid as string;
+    const m = await map(idp, { externalGroupId: 'admins', roleUid: ownerRole });
+    assert.equal(m.status, 200, m.text);
+    // The binding a sign in through the provider makes for a member of "admins" (written as the sync writes it).
+    const person = await identityWithRole(berth.url, token, org, undefined, org);
+    const made = `${org}/${'0123456789abcdef'}`;
+    const now = new Date().toISOString();
+    await sqlQuery(
+      berth,
+      'insert into role_bindings (uid, parent_uid, identity_uid, role_uid, mapping_uid, create_time, update_time) values ($1, $2, $3, $4, $5, $6, $6)',
+      [made, org, person.uid, ownerRole, m.json.uid, now],
+    );
+    // The creator steps aside: the mapping-made binding is the organization's only owner binding.
+    const mine = (await rest(berth.url, 'GET', `/iam/v2/roleBindings?identity=${berth.ownerIdentity}&group=${org}`, { token })).json.roleBindings[0].uid;
+    assert.equal((await rest(berth.url, 'DELETE', `/iam/v2/roleBindings/${mine}`, { token })).status, 200);
+    const lastOwner = (r: { status: number; text: string }) => {
+      assert.equal(r.status, 400, r.text);
+      assert.match(r.text, /LAST_OWNER/);
+    };
+    lastOwner(await rest(berth.url, 'DELETE', `${M}/${m.json.uid}`, { token: person.token }));
+    lastOwner(await rest(berth.url, 'POST', `${M}:batchDelete`, { token: person.token, body: { parent: idp, names: [m.json.uid] } }));
+    lastOwner(await rest(berth.url, 'DELETE', `/iam/v2/identityProviders/${idp}`, { token: person.token }));
+    assert.equal((await rest(berth.url, 'GET', `/iam/v2/roleBindings/${made}`, { token: person.token })).status, 200);
   });
 });

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
+import { Code, type ConnectError } from '@connectrpc/connect';
 import { GroupInvitesService } from '../../src/gen/berth/iam/v2/group_invites_pb.js';
 import { grpcClient, identityWithRole, rest } from '../harness/api-client.js';
 import { useBerth, type Berth } from '../harness/berth-process.js';
@@ -169,14 +170,18 @@ describe('iam group invites', () => {
     assert.equal(theirs.json.totalCount, '5');
   });
 
-  it('deletes idempotently', async () => {
+  it('deletes; a missing or already deleted invite is NOT_FOUND with ResourceInfo', async () => {
     const inv = (await invite(sub, { roleUid: VIEWER_UID })).json;
-    for (let i = 0; i < 2; i++) {
-      const d = await rest(berth.url, 'DELETE', `/iam/v2/groupInvites/${inv.uid}`, { token });
-      assert.equal(d.status, 200, d.text);
-      assert.equal(d.text, '{}');
-    }
+    const d = await rest(berth.url, 'DELETE', `/iam/v2/groupInvites/${inv.uid}`, { token });
+    assert.equal(d.status, 200, d.text);
+    assert.equal(d.text, '{}');
     assert.equal((await rest(berth.url, 'GET', `/iam/v2/groupInvites/${inv.uid}`, { token })).status, 404);
+    for (const uid of [inv.uid, `${sub}/00000000000000ee`]) {
+      const again = await rest(berth.url, 'DELETE', `/iam/v2/groupInvites/${uid}`, { token });
+      assert.equal(again.status, 404, again.text);
+      const info = again.json.details.find((x: { '@type': string }) => x['@type'] === 'type.googleapis.com/google.rpc.ResourceInfo');
+      assert.deepEqual([info?.resourceType, info?.resourceName], ['iam.berth.dev/GroupInvite', uid]);
+    }
   });
 
   it('goes with its group and with its role', async () => {
@@ -203,6 +208,6 @@ describe('iam group invites', () => {
     assert.equal(listed.totalCount, 1n);
     await assert.rejects(client.createGroupInvite({ parent: sub, groupInvite: { roleUid: VIEWER_UID, ttl: { seconds: 8n * 24n * 3600n } } }), /ttl/);
     await client.deleteGroupInvite({ uid: created.uid });
-    await client.deleteGroupInvite({ uid: created.uid });
+    await assert.rejects(client.deleteGroupInvite({ uid: created.uid }), (e: ConnectError) => e.code === Code.NotFound);
   });
 });

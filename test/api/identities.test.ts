@@ -175,6 +175,32 @@ describe('iam identities', () => {
     });
   });
 
+  it('lets any caller read its own identity, and no other without identity.list there', async () => {
+    // The root-level owner holds identity.list at its organization, not at its own uid.
+    const own = await rest(berth.url, 'GET', `/iam/v2/identities/${berth.ownerIdentity}`, { token });
+    assert.equal(own.status, 200, own.text);
+    assert.equal(own.json.name, 'owner');
+    const viaGrpc = await grpcClient(IdentitiesService, berth.url, token).getIdentity({ uid: berth.ownerIdentity });
+    assert.equal(viaGrpc.uid, berth.ownerIdentity);
+    const sub = (await rest(berth.url, 'POST', `/iam/v2/groups/${berth.orgUid}`, { token, body: { name: 'self-read' } })).json.uid as string;
+    const other = (await rest(berth.url, 'POST', '/iam/v2/groups', { token, body: { name: 'self-read-other.example' } })).json.uid as string;
+    const unbound = await identityWithRole(berth.url, token, berth.orgUid, undefined, berth.orgUid);
+    const subOwner = await identityWithRole(berth.url, token, berth.orgUid, 'owner', sub);
+    const otherOwner = await identityWithRole(berth.url, token, other, 'owner', other);
+    for (const who of [unbound, subOwner, otherOwner]) {
+      const self = await rest(berth.url, 'GET', `/iam/v2/identities/${who.uid}`, { token: who.token });
+      assert.equal(self.status, 200, self.text);
+      assert.equal(self.json.uid, who.uid);
+      for (const uid of [berth.ownerIdentity, unbound.uid === who.uid ? subOwner.uid : unbound.uid, `${berth.orgUid}/00000000000000ee`]) {
+        const r = await rest(berth.url, 'GET', `/iam/v2/identities/${uid}`, { token: who.token });
+        assert.equal(r.status, 403, `${uid}: ${r.text}`);
+      }
+    }
+    assert.equal((await rest(berth.url, 'GET', `/iam/v2/identities/${berth.ownerIdentity}`)).status, 401);
+    const bad = await rest(berth.url, 'GET', `/iam/v2/identities/not-a-uid`, { token: unbound.token });
+    assert.equal(bad.status, 400, bad.text);
+  });
+
   it('deletes an identity together with its role bindings', async () => {
     const who = await identityWithRole(berth.url, token, berth.orgUid, 'viewer', berth.orgUid);
     const before = await rest(berth.url, 'GET', `/registry/v2/repos`, { token: who.token });

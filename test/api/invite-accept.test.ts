@@ -106,6 +106,45 @@ describe('accepting group invites', () => {
     assert.equal((await rest(berth.url, 'GET', `/iam/v2/roleBindings?identity=${encodeURIComponent(who.uid)}`, { token })).json.totalCount, '0');
   });
 
+  it('refuses an invite whose creator no longer holds its role there (or is gone), lists it as void, and honours it again once the creator does', async () => {
+    // A delegate, owner of the team only, invites into the team; then loses its binding.
+    const delegate = await identityWithRole(berth.url, token, berth.orgUid, 'owner', sub);
+    const made = await rest(berth.url, 'POST', `/iam/v2/groupInvites/${sub}`, { token: delegate.token, body: { roleUid: VIEWER_UID } });
+    assert.equal(made.status, 200, made.text);
+    const stored = made.json.expirationTime as string;
+    const delegateBinding = (await rest(berth.url, 'GET', `/iam/v2/roleBindings?identity=${encodeURIComponent(delegate.uid)}`, { token })).json.roleBindings[0];
+    assert.equal((await rest(berth.url, 'DELETE', `/iam/v2/roleBindings/${delegateBinding.uid}`, { token })).status, 200);
+    const who = await member();
+    const refused = await register(who.token, made.json.code);
+    assert.equal(refused.status, 400, refused.text);
+    assert.equal(refused.json.code, 9);
+    assert.equal(preconditionType(refused.json), 'INVITE_VOID');
+    assert.equal((await rest(berth.url, 'GET', `/iam/v2/roleBindings?identity=${encodeURIComponent(who.uid)}`, { token })).json.totalCount, '0');
+    // Listed and got as void: expired no later than the answer, though its own expiration lies ahead.
+    const before = Date.now();
+    const listed = (await rest(berth.url, 'GET', `/iam/v2/groupInvites?keyId=${made.json.keyId}`, { token })).json.groupInvites[0];
+    const got = (await rest(berth.url, 'GET', `/iam/v2/groupInvites/${made.json.uid}`, { token })).json;
+    for (const shown of [listed, got]) {
+      assert.ok(Date.parse(shown.expirationTime) <= Date.now() && Date.parse(shown.expirationTime) >= before - 1000, shown.expirationTime);
+      assert.ok(Date.parse(stored) > Date.now() + 3600_000);
+    }
+    // Bound again, the delegate's invite holds again, until its own expiration.
+    const rebound = await rest(berth.url, 'POST', `/iam/v2/roleBindings/${sub}`, {
+      token,
+      body: { identityUid: delegate.uid, roleUid: delegateBinding.role.uid },
+    });
+    assert.equal(rebound.status, 200, rebound.text);
+    assert.equal((await rest(berth.url, 'GET', `/iam/v2/groupInvites/${made.json.uid}`, { token })).json.expirationTime, stored);
+    assert.equal((await register(who.token, made.json.code)).status, 200);
+    // A deleted creator vouches for nothing.
+    const gone = await identityWithRole(berth.url, token, berth.orgUid, 'owner', sub);
+    const orphan = await rest(berth.url, 'POST', `/iam/v2/groupInvites/${sub}`, { token: gone.token, body: { roleUid: VIEWER_UID } });
+    assert.equal(orphan.status, 200, orphan.text);
+    assert.equal((await rest(berth.url, 'DELETE', `/iam/v2/identities/${gone.uid}`, { token })).status, 200);
+    const late = await register((await member()).token, orphan.json.code);
+    assert.equal(preconditionType(late.json), 'INVITE_VOID', late.text);
+  });
+
   it('gives forged, mistyped and deleted codes one answer, and they consume nothing', async () => {
     const live = await newInvite(sub, { singleUse: true });
     const deleted = await newInvite(sub);

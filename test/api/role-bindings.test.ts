@@ -75,7 +75,7 @@ describe('iam role bindings', () => {
     assert.equal(outside.status, 400, outside.text);
   });
 
-  it('takes effect on the next request and is gone after delete; delete is idempotent', async () => {
+  it('takes effect on the next request and is gone after delete; deleting it again is NOT_FOUND', async () => {
     const who = await identityWithRole(berth.url, token, berth.orgUid, undefined, berth.orgUid);
     const before = await rest(berth.url, 'GET', `/registry/v2/repos/${rootRepo}`, { token: who.token });
     assert.equal(before.status, 403);
@@ -87,9 +87,13 @@ describe('iam role bindings', () => {
     assert.equal(del.text, '{}');
     const afterDel = await rest(berth.url, 'GET', `/registry/v2/repos/${rootRepo}`, { token: who.token });
     assert.equal(afterDel.status, 403);
+    // v2 answers 404 with ResourceInfo for a missing resource, deletes included.
     const again = await rest(berth.url, 'DELETE', `/iam/v2/roleBindings/${b.json.uid}`, { token });
-    assert.equal(again.status, 200);
-    assert.equal(again.text, '{}');
+    assert.equal(again.status, 404, again.text);
+    const info = again.json.details.find((d: { '@type': string }) => d['@type'] === 'type.googleapis.com/google.rpc.ResourceInfo');
+    assert.deepEqual([info?.resourceType, info?.resourceName], ['iam.berth.dev/RoleBinding', b.json.uid]);
+    const never = await rest(berth.url, 'DELETE', `/iam/v2/roleBindings/${berth.orgUid}/00000000000000ee`, { token });
+    assert.equal(never.status, 404, never.text);
   });
 
   // What each built-in role allows, bound on the subgroup: in scope there, out of scope at the root.
@@ -246,5 +250,94 @@ describe('iam role bindings', () => {
     assert.equal(dup.status, 409, dup.text);
     const after = await rest(berth.url, 'GET', `/iam/v2/roleBindings/${b.json.uid}`, { token });
     assert.equal(after.json.role.name, 'registry.pull');
+  });
+  it('takes a role away only from a caller holding all of it: role_bindings.delete alone removes no owner', async () => {
+    const ownerBinding = (await rest(berth.url, 'GET', `/iam/v2/roleBindings?identity=${berth.ownerIdentity}&group=${berth.orgUid}`, { token })).json
+      .roleBindings[0].uid as string;
+    const deleter = await rest(berth.url, 'POST', `/iam/v2/roles/${berth.orgUid}`, {
+      token,
+      body: { name: 'binding-deleter', capabilities: ['CAP_IAM_ROLE_BINDINGS_DELETE'] },
+    });
+    assert.equal(deleter.status, 200, deleter.text);
+    const bob = await identityWithRole(berth.url, token, berth.orgUid, 'binding-deleter', berth.orgUid);
+    const denied = await rest(berth.url, 'DELETE', `/iam/v2/roleBindings/${ownerBinding}`, { token: bob.token });
+    assert.equal(denied.status, 403, denied.text);
+    assert.match(denied.json.message, /groups\.create/);
+    // Within its own capabilities it may delete: a binding of its own role.
+    const peer = await identityWithRole(berth.url, token, berth.orgUid, 'binding-deleter', berth.orgUid);
+    const peerBinding = (await rest(berth.url, 'GET', `/iam/v2/roleBindings?identity=${encodeURIComponent(peer.uid)}`, { token })).json.roleBindings[0].uid;
+    assert.equal((await rest(berth.url, 'DELETE', `/iam/v2/roleBindings/${peerBinding}`, { token: bob.token })).status, 200);
+    // An owner of a subgroup, an owner of another organization and no token get nowhere either.
+    const subOwner = await identityWithRole(berth.url, token, berth.orgUid, 'owner', sub);
+    const otherOrg = (await rest(berth.url, 'POST', '/iam/v2/groups', { token, body: { name: 'bindings-other.example' } })).json.uid as string;
+    const otherOwner = await identityWithRole(berth.url, token, otherOrg, 'owner', otherOrg);
+    for (const t of [subOwner.token, otherOwner.token]) {
+      assert.equal((await rest(berth.url, 'DELETE', `/iam/v2/roleBindings/${ownerBinding}`, { token: t })).status, 403);
+    }
+    assert.equal((await rest(berth.url, 'DELETE', `/iam/v2/roleBindings/${ownerBinding}`)).status, 401);
+    assert.equal((await rest(berth.url, 'GET', `/iam/v2/roleBindings/${ownerBinding}`, { token })).status, 200, 'the owner binding stands');
+  });
+
+  it('keeps an organization at least one binding granting every owner capability, whichever way it would go', async () => {
+    const lastOwner = (r: { status: number; text: string; json: { code: number; details: Array<Record<string, unknown>> } }, org: string) => {
+      assert.equal(r.status, 400, r.text);
+      assert.equal(r.json.code, 9);
+      const pf = r.json.details.find((d) => String(d['@type']).endsWith('PreconditionFailure')) as { violations: Array<Record<string, string>> };
+      assert.deepEqual([pf.violations[0].type, pf.violations[0].subject], ['LAST_OWNER', org]);
+    };
+    const org = (await rest(berth.url, 'POST', '/iam/v2/groups', { token, body: { name: 'last-owner.example' } })).json.uid as string;
+    const bindingOf = async (identity: string, as = token) =>
+      (await rest(berth.url, 'GET', `/iam/v2/roleBindings?identity=${encodeURIComponent(identity)}&group=${org}`, { token: as })).json.roleBindings[0]
+        .uid as string;
+    // The creator's binding is the only one: it cannot be deleted, nor its role changed, nor its identity deleted.
+    const creatorBinding = await bindingOf(berth.ownerIdentity);
+    lastOwner(await rest(berth.url, 'DELETE', `/iam/v2/roleBindings/${creatorBinding}`, { token }), org);
+    lastOwner(await rest(berth.url, 'PATCH', `/iam/v2/roleBindings/${creatorBinding}`, { token, body: { roleUid: VIEWER_UID } }), org);
+    // With a second owner the first may go.
+    const b = await identityWithRole(berth.url, token, org, 'owner', org);
+    assert.equal((await rest(berth.url, 'DELETE', `/iam/v2/roleBindings/${creatorBinding}`, { token: b.token })).status, 200);
+    lastOwner(await rest(berth.url, 'DELETE', `/iam/v2/roleBindings/${await bindingOf(b.uid, b.token)}`, { token: b.token }), org);
+    lastOwner(await rest(berth.url, 'DELETE', `/iam/v2/identities/${b.uid}`, { token: b.token }), org);
+    // A custom role holding every owner capability counts as owner, until it is narrowed.
+    const ownerCaps = (await rest(berth.url, 'GET', `/iam/v2/roles/${await roleUid('owner')}`, { token })).json.capabilities as string[];
+    const full = await rest(berth.url, 'POST', `/iam/v2/roles/${org}`, { token: b.token, body: { name: 'all-of-owner', capabilities: ownerCaps } });
+    assert.equal(full.status, 200, full.text);
+    const c = await identityWithRole(berth.url, b.token, org, 'all-of-owner', org);
+    assert.equal((await rest(berth.url, 'DELETE', `/iam/v2/roleBindings/${await bindingOf(b.uid, b.token)}`, { token: b.token })).status, 200);
+    const narrowed = ownerCaps.filter((x) => x !== 'CAP_REPO_DELETE');
+    lastOwner(await rest(berth.url, 'PATCH', `/iam/v2/roles/${full.json.uid}`, { token: c.token, body: { capabilities: narrowed } }), org);
+    lastOwner(await rest(berth.url, 'DELETE', `/iam/v2/identities/${c.uid}`, { token: c.token }), org);
+    // Nothing changed: c is still an owner of the organization.
+    assert.equal((await rest(berth.url, 'GET', `/iam/v2/roles/${full.json.uid}`, { token: c.token })).json.capabilities.length, ownerCaps.length);
+    // Bindings below the root group are not owner bindings of the organization: they go freely.
+    const team = (await rest(berth.url, 'POST', `/iam/v2/groups/${org}`, { token: c.token, body: { name: 'team' } })).json.uid as string;
+    const d = await identityWithRole(berth.url, c.token, org, 'owner', team);
+    const teamBinding = (await rest(berth.url, 'GET', `/iam/v2/roleBindings?identity=${encodeURIComponent(d.uid)}`, { token: c.token })).json.roleBindings[0]
+      .uid;
+    assert.equal((await rest(berth.url, 'DELETE', `/iam/v2/roleBindings/${teamBinding}`, { token: c.token })).status, 200);
+  });
+  it('lets exactly one of two owners removing each other at once succeed', async () => {
+    // Five rounds: without the organization's row lock (PostgreSQL) both deletes often commit, leaving no owner.
+    for (let round = 0; round < 5; round++) {
+      const org = (await rest(berth.url, 'POST', '/iam/v2/groups', { token, body: { name: `mutual-${round}.example` } })).json.uid as string;
+      const a = await identityWithRole(berth.url, token, org, 'owner', org);
+      const b = await identityWithRole(berth.url, token, org, 'owner', org);
+      const bindingOf = async (uid: string) =>
+        (await rest(berth.url, 'GET', `/iam/v2/roleBindings?identity=${encodeURIComponent(uid)}`, { token: a.token })).json.roleBindings[0].uid as string;
+      const [ofA, ofB] = [await bindingOf(a.uid), await bindingOf(b.uid)];
+      // The creator steps aside first, leaving a and b as the only owners.
+      const mine = (await rest(berth.url, 'GET', `/iam/v2/roleBindings?identity=${berth.ownerIdentity}&group=${org}`, { token })).json.roleBindings[0].uid;
+      assert.equal((await rest(berth.url, 'DELETE', `/iam/v2/roleBindings/${mine}`, { token })).status, 200);
+      const results = await Promise.all([
+        rest(berth.url, 'DELETE', `/iam/v2/roleBindings/${ofB}`, { token: a.token }),
+        rest(berth.url, 'DELETE', `/iam/v2/roleBindings/${ofA}`, { token: b.token }),
+      ]);
+      // The loser is LAST_OWNER, or PERMISSION_DENIED when the winner committed before its grants were read.
+      const [won, lost] = [...results].sort((x, y) => x.status - y.status);
+      assert.equal(won.status, 200, won.text);
+      assert.ok(lost.status === 400 || lost.status === 403, lost.text);
+      const left = await rest(berth.url, 'GET', `/iam/v2/roleBindings?group=${org}`, { token: results[0].status === 200 ? a.token : b.token });
+      assert.equal(left.json.totalCount, '1');
+    }
   });
 });

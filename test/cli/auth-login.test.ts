@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { ownerToken, rest } from '../harness/api-client.js';
+import { identityWithRole, ownerToken, rest } from '../harness/api-client.js';
 import { BerthCli } from '../harness/berth-cli.js';
 import { sqlQuery } from '../harness/database.js';
 import { CLI, startBerth, type Berth } from '../harness/berth-process.js';
@@ -294,6 +294,55 @@ describe('berth auth login through an identity provider', () => {
       pkceEnabled: true,
     });
     assert.equal((await fetch(`${berth.url}/sts/login_settings?identityProvider=${berth.orgUid}/0000000000000000`)).status, 404);
+  });
+
+  it("grants a provider's default role and its mappings' roles only while whoever set them could still bind them", async () => {
+    // A delegate, owner of team-b only, configures a provider there: viewer by default, editor for "eng".
+    const delegate = await identityWithRole(berth.url, owner, berth.orgUid, 'owner', teamB);
+    const p = await rest(berth.url, 'POST', `/iam/v2/identityProviders/${teamB}`, {
+      token: delegate.token,
+      body: {
+        name: 'team-b-sso',
+        defaultRole: VIEWER_UID,
+        oidc: { issuer: idp.url, clientId: CLIENT_ID, clientSecret: idp.clientSecret, additionalScopes: ['groups'], pkceEnabled: true },
+      },
+    });
+    assert.equal(p.status, 200, p.text);
+    const m = await rest(berth.url, 'POST', `/iam/v2/externalGroupRoleMappings/${p.json.uid}`, {
+      token: delegate.token,
+      body: { externalGroupId: 'eng', roleUid: editorUid, scope: teamB },
+    });
+    assert.equal(m.status, 200, m.text);
+    const verifier = randomBytes(32).toString('base64url');
+    const signIn = async (sub: string) => {
+      const nonce = `nonce-${randomBytes(8).toString('hex')}`;
+      const code = await codeFor(idp, sub, nonce, verifier);
+      const r = await postLogin({ identityProvider: p.json.uid, code, codeVerifier: verifier, nonce, redirectUri: 'http://127.0.0.1/callback' });
+      assert.equal(r.status, 200, JSON.stringify(r.json));
+      return lookup(sub);
+    };
+    const early = `erin-${randomBytes(4).toString('hex')}`;
+    const late = `fay-${randomBytes(4).toString('hex')}`;
+    for (const s of [early, late]) idp.accounts.set(s, { name: s, groups: ['eng'] });
+    const erin = await signIn(early);
+    assert.deepEqual(await bindingsOf(erin), [`${VIEWER_UID}@${teamB}`, `${editorUid}@${teamB}`].sort());
+    // The delegate loses team-b: its provider's promises lapse.
+    const delegateBinding = (await rest(berth.url, 'GET', `/iam/v2/roleBindings?identity=${encodeURIComponent(delegate.uid)}`, { token: owner })).json
+      .roleBindings[0].uid;
+    assert.equal((await rest(berth.url, 'DELETE', `/iam/v2/roleBindings/${delegateBinding}`, { token: owner })).status, 200);
+    const fay = await signIn(late);
+    assert.deepEqual(await bindingsOf(fay), [], 'registered, but neither the default role nor the mapping is granted');
+    assert.equal(await signIn(early), erin);
+    assert.deepEqual(await bindingsOf(erin), [`${VIEWER_UID}@${teamB}`], "the mapping's binding goes; the default binding made earlier is an ordinary one");
+    // An owner setting the default role (the same one) vouches for it from then on.
+    const reset = await rest(berth.url, 'PATCH', `/iam/v2/identityProviders/${p.json.uid}?updateMask=defaultRole`, {
+      token: owner,
+      body: { defaultRole: VIEWER_UID },
+    });
+    assert.equal(reset.status, 200, reset.text);
+    const gil = `gil-${randomBytes(4).toString('hex')}`;
+    idp.accounts.set(gil, { name: gil, groups: ['eng'] });
+    assert.deepEqual(await bindingsOf(await signIn(gil)), [`${VIEWER_UID}@${teamB}`]);
   });
 
   it('refuses a provider whose discovery document names another issuer', async () => {

@@ -128,6 +128,13 @@ describe('berth CLI resource commands', () => {
     assert.match(nothing.stderr, /^berth: nothing to update/);
   });
 
+  it('auth status prints the name of the signed-in owner (a caller may read its own identity)', async () => {
+    const status = JSON.parse(await ok('auth', 'status', '-o', 'json'));
+    assert.equal(status.identity, berth.ownerIdentity);
+    assert.equal(status.name, 'owner');
+    assert.match(await ok('auth', 'status'), /^Name: +owner$/m);
+  });
+
   it('says to log in when there are no credentials', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'berth-cli-empty-'));
     const r = await new Promise<Run>((resolve) => {

@@ -184,7 +184,9 @@ describe('berth CLI: invites, account associations, terms', () => {
     assert.equal(bad.code, 1);
     assert.match(bad.stderr, /amazon\.account/);
     assert.match(await ok('iam', 'account-associations', 'delete', 'cli-team'), /^Deleted /);
-    assert.match(await ok('iam', 'account-associations', 'delete', 'cli-team'), /^Deleted /, 'delete is idempotent');
+    const again = await berthIn(owner(), 'iam', 'account-associations', 'delete', 'cli-team');
+    assert.equal(again.code, 1, 'deleting it again is NOT_FOUND');
+    assert.match(again.stderr, /^berth: Not found/);
   });
 
   it('accepts terms for a group and lists those that hold for it', async () => {

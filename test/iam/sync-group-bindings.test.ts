@@ -8,8 +8,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
+import { Code, type ConnectError } from '@connectrpc/connect';
 import { newChildUid, newRootUid } from '../../src/core/uidp.js';
 import { syncGroupBindings } from '../../src/iam/group-mappings/sync-group-bindings.js';
+import { builtinRoleByName } from '../../src/iam/roles/builtin-roles.js';
 import { readTableVersions } from '../../src/store/table-versions.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { transact, type Tx } from '../../src/store/transact.js';
@@ -33,6 +35,8 @@ describe('syncGroupBindings', () => {
   let writer: string;
   let provider: string;
   let other: string;
+  /** The identity that creates the mappings: it may bind reader and writer at the organization. */
+  let admin: string;
   const tx = <T>(work: (tx: Tx) => Promise<T>) => transact(store, work);
   const sync = (identity: string, idp: string, groups: string[]) => tx((t) => syncGroupBindings(t, identity, idp, groups));
 
@@ -61,13 +65,10 @@ describe('syncGroupBindings', () => {
     return uid;
   }
 
-  async function addRole(name: string): Promise<string> {
+  async function addRole(name: string, capabilities = '[1605]'): Promise<string> {
     const uid = newChildUid(org);
     await tx((t) =>
-      t
-        .insertInto('roles')
-        .values({ uid, parent_uid: org, name, description: '', capabilities: '[1605]', builtin: 0, create_time: T0, update_time: T0 })
-        .execute(),
+      t.insertInto('roles').values({ uid, parent_uid: org, name, description: '', capabilities, builtin: 0, create_time: T0, update_time: T0 }).execute(),
     );
     return uid;
   }
@@ -97,13 +98,22 @@ describe('syncGroupBindings', () => {
     return uid;
   }
 
-  async function addMapping(idp: string, group: string, role: string, scope: string): Promise<string> {
+  async function addMapping(idp: string, group: string, role: string, scope: string, createdBy: string | null = admin): Promise<string> {
     const uid = newChildUid(idp);
     await tx((t) =>
       t
         .insertInto('external_group_role_mappings')
-        .values({ uid, parent_uid: idp, external_group_id: group, role_uid: role, scope_uid: scope, create_time: T0, update_time: T0 })
+        .values({ uid, parent_uid: idp, external_group_id: group, role_uid: role, scope_uid: scope, created_by: createdBy, create_time: T0, update_time: T0 })
         .execute(),
+    );
+    return uid;
+  }
+
+  /** Binds `role` to `identity` on `group` as an ordinary binding. */
+  async function bind(identity: string, role: string, group: string): Promise<string> {
+    const uid = newChildUid(group);
+    await tx((t) =>
+      t.insertInto('role_bindings').values({ uid, parent_uid: group, identity_uid: identity, role_uid: role, create_time: T0, update_time: T0 }).execute(),
     );
     return uid;
   }
@@ -143,6 +153,9 @@ describe('syncGroupBindings', () => {
     });
     reader = await addRole('reader');
     writer = await addRole('writer');
+    admin = await addIdentity(null);
+    // role_bindings.create (401) and what reader and writer grant (repo.list, 1605).
+    await bind(admin, await addRole('admin', '[401,1605]'), org);
   });
   after(async () => {
     await store.close();
@@ -274,6 +287,56 @@ describe('syncGroupBindings', () => {
     assert.ok((await version()) > v0, 'cached grants see the cascade');
     await tx((t) => t.deleteFrom('identity_providers').where('uid', '=', provider).execute());
     assert.deepEqual(await bindingsOf(person), []);
+  });
+
+  it('applies a mapping only while its creator could bind its role on its scope: deleted, unrecorded or stripped creators give nothing', async () => {
+    const person = await addIdentity(null);
+    const delegate = await addIdentity(null);
+    const delegateBinding = await bind(delegate, await addRole('delegate', '[401,1605]'), sub);
+    const byDelegate = await addMapping(provider, 'eng', writer, sub, delegate);
+    const unrecorded = await addMapping(provider, 'eng', reader, sub, null);
+    const byAdmin = await addMapping(provider, 'ops', reader, org);
+    await sync(person, provider, ['eng', 'ops']);
+    assert.deepEqual(
+      await bindingsOf(person),
+      sorted([
+        { parent_uid: org, role_uid: reader, mapping_uid: byAdmin },
+        { parent_uid: sub, role_uid: writer, mapping_uid: byDelegate },
+      ]),
+      'a mapping made before creators were recorded gives nothing',
+    );
+    assert.ok(unrecorded);
+    // The delegate loses its binding: at the next sign in what its mapping gave goes.
+    await tx((t) => t.deleteFrom('role_bindings').where('uid', '=', delegateBinding).execute());
+    await sync(person, provider, ['eng', 'ops']);
+    assert.deepEqual(await bindingsOf(person), [{ parent_uid: org, role_uid: reader, mapping_uid: byAdmin }]);
+    // A deleted creator vouches for nothing (its uid is cleared from the mapping).
+    const gone = await addIdentity(null);
+    await bind(gone, await addRole('gone', '[401,1605]'), org);
+    const byGone = await addMapping(provider, 'dev', writer, org, gone);
+    await sync(person, provider, ['dev']);
+    assert.deepEqual(await bindingsOf(person), [{ parent_uid: org, role_uid: writer, mapping_uid: byGone }]);
+    await tx((t) => t.deleteFrom('identities').where('uid', '=', gone).execute());
+    const [row] = await store.db.selectFrom('external_group_role_mappings').select('created_by').where('uid', '=', byGone).execute();
+    assert.equal(row.created_by, null);
+    await sync(person, provider, ['dev']);
+    assert.deepEqual(await bindingsOf(person), []);
+  });
+
+  it("never takes an organization's last owner binding: that sync is refused and changes nothing", async () => {
+    const allOfOwner = await addRole('all-of-owner', JSON.stringify(builtinRoleByName('owner')?.capabilities));
+    const founder = await addIdentity(null);
+    const founderBinding = await bind(founder, allOfOwner, org);
+    const person = await addIdentity(null);
+    const admins = await addMapping(provider, 'admins', allOfOwner, org, founder);
+    await sync(person, provider, ['admins']);
+    assert.deepEqual(await bindingsOf(person), [{ parent_uid: org, role_uid: allOfOwner, mapping_uid: admins }]);
+    // The founder's own binding goes: the person's mapping-made binding is the organization's only owner
+    // binding, and its mapping is void now, so the next sync would take it.
+    await tx((t) => t.deleteFrom('role_bindings').where('uid', '=', founderBinding).execute());
+    await assert.rejects(sync(person, provider, []), (e: ConnectError) => e.code === Code.FailedPrecondition && /owner/.test(e.rawMessage));
+    assert.deepEqual(await bindingsOf(person), [{ parent_uid: org, role_uid: allOfOwner, mapping_uid: admins }]);
+    await tx((t) => t.deleteFrom('role_bindings').where('identity_uid', '=', person).execute());
   });
 
   it('refuses an absurd number of groups and changes nothing', async () => {

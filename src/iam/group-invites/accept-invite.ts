@@ -25,11 +25,13 @@ import {
   inviteExpired,
   inviteOutOfScope,
   inviteUsed,
+  inviteVoid,
   roleBindingExists,
 } from '../errors.js';
 import type { GroupInvitesTable } from '../iam-tables.js';
 import { loadHydrated } from '../role-bindings/binding-row.js';
 import { existingBinding } from '../role-bindings/existing-binding.js';
+import { GrantAuthority } from '../role-bindings/grant-authority.js';
 import { writeBinding } from '../role-bindings/write-binding.js';
 import { codeMatches, keyIdOf } from './invite-code.js';
 
@@ -50,6 +52,8 @@ async function checkAcceptable(tx: Tx, invite: GroupInvitesTable, identityUid: s
     const identity = await tx.selectFrom('identities').select('email').where('uid', '=', identityUid).executeTakeFirst();
     if ((identity?.email ?? '').toLowerCase() !== invite.email) throw inviteEmailMismatch();
   }
+  // The invite is the creator's promise: kept only while the creator exists and could still make the binding.
+  if (!(await new GrantAuthority(tx).holds(invite.created_by, invite.role_uid, invite.parent_uid))) throw inviteVoid();
 }
 
 /** Marks the invite used; false when a concurrent accept consumed it or it was deleted meanwhile. */

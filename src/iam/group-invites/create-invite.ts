@@ -45,6 +45,8 @@ export async function createGroupInvite(deps: ServiceDeps, req: CreateGroupInvit
       expiration_time: new Date(now.getTime() + ttl).toISOString(),
       used_time: null,
       used_by: null,
+      // Who vouches for the role: acceptance re-checks that it still could bind it here.
+      created_by: caller.identityUid,
       create_time: now.toISOString(),
       update_time: now.toISOString(),
     };

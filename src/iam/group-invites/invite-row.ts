@@ -1,22 +1,31 @@
 // Invites as the API shows them: the stored row with its role read alongside
 // (uid, name, description, capabilities). The code is never stored, so only
 // the create response carries it.
+//
+// A void invite — its creator deleted, or no longer holding what it takes to
+// bind the invite's role at its group (grant-authority.ts) — cannot be
+// accepted. GroupInvite has no state field (nor has the reference's), so it
+// shows as expired: its expirationTime is no later than the time of the
+// answer. Voidness is read, not stored: were the creator given the authority
+// back, the invite would show (and work) until its own expiration again.
 import { create } from '@bufbuild/protobuf';
 import { GroupInviteSchema, type GroupInvite } from '../../gen/berth/iam/v2/group_invites_pb.js';
-import { isoToTimestamp } from '../../core/clock.js';
+import { isoToTimestamp, nowIso } from '../../core/clock.js';
 import type { Executor } from '../../store/transact.js';
 import type { GroupInvitesTable, RolesTable } from '../iam-tables.js';
 import { inviteNotFound } from '../errors.js';
+import { GrantAuthority } from '../role-bindings/grant-authority.js';
 import { roleCapabilities } from '../roles/role-row.js';
 
 type RoleColumns = Pick<RolesTable, 'uid' | 'name' | 'description' | 'capabilities'>;
 
-export function inviteFromRow(row: GroupInvitesTable, role: RoleColumns | undefined, code = ''): GroupInvite {
+export function inviteFromRow(row: GroupInvitesTable, role: RoleColumns | undefined, code = '', voidAt?: string): GroupInvite {
+  const expiration = voidAt !== undefined && voidAt < row.expiration_time ? voidAt : row.expiration_time;
   return create(GroupInviteSchema, {
     uid: row.uid,
     roleUid: row.role_uid,
     email: row.email,
-    expirationTime: isoToTimestamp(row.expiration_time),
+    expirationTime: isoToTimestamp(expiration),
     singleUse: row.single_use !== 0,
     code,
     keyId: row.key_id,
@@ -52,7 +61,10 @@ async function rolesOf(db: Executor, rows: readonly GroupInvitesTable[]): Promis
 
 export async function invitesFromRows(db: Executor, rows: readonly GroupInvitesTable[]): Promise<GroupInvite[]> {
   const roles = await rolesOf(db, rows);
-  return rows.map((r) => inviteFromRow(r, roles.get(r.role_uid)));
+  const authority = new GrantAuthority(db);
+  const now = nowIso();
+  const valid = await Promise.all(rows.map((r) => authority.holds(r.created_by, r.role_uid, r.parent_uid)));
+  return rows.map((r, i) => inviteFromRow(r, roles.get(r.role_uid), '', valid[i] ? undefined : now));
 }
 
 export async function loadInviteRow(db: Executor, uid: string): Promise<GroupInvitesTable> {

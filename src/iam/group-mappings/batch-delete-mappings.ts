@@ -17,6 +17,7 @@ import { isValidUid, parentOf } from '../../core/uidp.js';
 import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { transact } from '../../store/transact.js';
 import { badIamRequest } from '../errors.js';
+import { keepOwners } from '../role-bindings/owner-bindings.js';
 import { mappingFromRow } from './mapping-row.js';
 
 export const MAX_BATCH_DELETE = 100;
@@ -39,14 +40,8 @@ export async function batchDeleteExternalGroupRoleMappings(
     const rows = await tx.selectFrom('external_group_role_mappings').selectAll().where('uid', 'in', names).orderBy('uid').execute();
     const res = create(BatchDeleteExternalGroupRoleMappingsResponseSchema, { parent: req.parent, externalGroupRoleMappings: rows.map(mappingFromRow) });
     if (rows.length === 0) return res;
-    await tx
-      .deleteFrom('external_group_role_mappings')
-      .where(
-        'uid',
-        'in',
-        rows.map((r) => r.uid),
-      )
-      .execute();
+    const uids = rows.map((r) => r.uid);
+    await keepOwners(tx, { mappings: uids }, () => tx.deleteFrom('external_group_role_mappings').where('uid', 'in', uids).execute());
     await emitRpcEvent(tx, ctx, {
       group: parentOf(req.parent),
       subject: req.parent,

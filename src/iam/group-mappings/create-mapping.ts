@@ -64,6 +64,8 @@ export async function createExternalGroupRoleMapping(
     external_group_id: m.externalGroupId,
     role_uid: m.roleUid,
     scope_uid: scope,
+    // Who vouches for the role: sign in applies the mapping only while this identity still could bind it.
+    created_by: caller.identityUid,
     create_time: now,
     update_time: now,
   };

@@ -12,12 +12,17 @@
 //   mappings are never touched; when one already gives the person that role on
 //   that group, no second binding is made.
 // - A mapping whose scope lies above the identity's own group (an identity
-//   created under a group is scoped to it) yields nothing.
+//   created under a group is scoped to it) yields nothing, nor does one whose
+//   creator was deleted or could no longer bind its role on its scope
+//   (grant-authority.ts): its bindings are deleted like those of a group the
+//   person left.
 // New bindings are written by writeBinding, the only binding writer, marked
 // with the mapping that made them so they go with it when it is deleted.
 import { bindingWithinIdentityScope } from '../../auth/identity-scope.js';
 import type { Tx } from '../../store/transact.js';
 import { existingBinding } from '../role-bindings/existing-binding.js';
+import { GrantAuthority } from '../role-bindings/grant-authority.js';
+import { keepOwners } from '../role-bindings/owner-bindings.js';
 import { writeBinding } from '../role-bindings/write-binding.js';
 
 /** More groups than any real token carries; a larger claim is refused rather than half applied. */
@@ -37,11 +42,16 @@ export async function syncGroupBindings(tx: Tx, identityUid: string, providerUid
   const member = new Set(groups);
   const mappings = await tx
     .selectFrom('external_group_role_mappings')
-    .select(['uid', 'external_group_id', 'role_uid', 'scope_uid'])
+    .select(['uid', 'external_group_id', 'role_uid', 'scope_uid', 'created_by'])
     .where('parent_uid', '=', providerUid)
     .orderBy('uid')
     .execute();
-  const matched = mappings.filter((m) => member.has(m.external_group_id) && bindingWithinIdentityScope(identityUid, m.scope_uid));
+  const authority = new GrantAuthority(tx);
+  const matched = [];
+  for (const m of mappings) {
+    if (!member.has(m.external_group_id) || !bindingWithinIdentityScope(identityUid, m.scope_uid)) continue;
+    if (await authority.holds(m.created_by, m.role_uid, m.scope_uid)) matched.push(m);
+  }
   const matchedByUid = new Map(matched.map((m) => [m.uid, m]));
   // The first matching mapping (by uid) of each role-on-group makes its binding.
   const wanted = new Map<string, (typeof matched)[number]>();
@@ -63,7 +73,8 @@ export async function syncGroupBindings(tx: Tx, identityUid: string, providerUid
     if (m && keyOf(m.scope_uid, m.role_uid) === key && !kept.has(key)) kept.add(key);
     else removed.push(b.uid);
   }
-  if (removed.length > 0) await tx.deleteFrom('role_bindings').where('uid', 'in', removed).execute();
+  // An organization's last owner binding is not taken away: the sign in is refused instead (lastOwnerBinding).
+  if (removed.length > 0) await keepOwners(tx, { bindings: removed }, () => tx.deleteFrom('role_bindings').where('uid', 'in', removed).execute());
 
   const added: string[] = [];
   for (const [key, m] of wanted) {

@@ -5,11 +5,12 @@ import { DeleteIdentityRequestSchema, type DeleteIdentityRequest } from '../../g
 import { identityEventGroup } from './identity-event-group.js';
 import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { identityNotFound } from '../errors.js';
+import { keepOwners } from '../role-bindings/owner-bindings.js';
 
-/** Deletes the identity; its role bindings go with it (ON DELETE CASCADE). */
+/** Deletes the identity; its role bindings go with it (ON DELETE CASCADE), unless one is an organization's last owner binding. */
 export async function deleteIdentity(deps: ServiceDeps, req: DeleteIdentityRequest, ctx: HandlerContext): Promise<Record<string, never>> {
   await transact(deps.store, async (tx) => {
-    const gone = await tx.deleteFrom('identities').where('uid', '=', req.uid).executeTakeFirst();
+    const gone = await keepOwners(tx, { identity: req.uid }, () => tx.deleteFrom('identities').where('uid', '=', req.uid).executeTakeFirst());
     if (gone.numDeletedRows === 0n) throw identityNotFound(req.uid);
     await emitRpcEvent(tx, ctx, { group: identityEventGroup(req.uid), subject: req.uid, schema: DeleteIdentityRequestSchema, message: req });
   });

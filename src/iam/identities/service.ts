@@ -11,7 +11,7 @@ import { updateIdentity } from './update-identity.js';
 export function identitiesService(deps: ServiceDeps): ServiceImpl<typeof IdentitiesService> {
   return {
     createIdentity: (req, ctx) => createIdentity(deps, req, ctx),
-    getIdentity: (req) => getIdentity(deps, req),
+    getIdentity: (req, ctx) => getIdentity(deps, req, ctx),
     listIdentities: (req, ctx) => listIdentities(deps, req, ctx),
     updateIdentity: (req, ctx) => updateIdentity(deps, req, ctx),
     deleteIdentity: (req, ctx) => deleteIdentity(deps, req, ctx),

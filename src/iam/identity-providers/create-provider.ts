@@ -39,6 +39,8 @@ export async function createIdentityProvider(deps: ServiceDeps, req: CreateIdent
     additional_scopes: JSON.stringify(normalizeScopes(oidc.additionalScopes)),
     groups_claim: oidc.groupsClaim,
     pkce_enabled: oidc.pkceEnabled ? 1 : 0,
+    // Who vouches for the default role: sign in binds it only while this identity still could.
+    default_role_by: caller.identityUid,
     create_time: now,
     update_time: now,
   };

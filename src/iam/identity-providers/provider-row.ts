@@ -20,6 +20,7 @@ export const PUBLIC_COLUMNS = [
   'additional_scopes',
   'groups_claim',
   'pkce_enabled',
+  'default_role_by',
   'create_time',
   'update_time',
 ] as const;

@@ -63,8 +63,11 @@ export async function updateIdentityProvider(deps: ServiceDeps, req: UpdateIdent
     if (bad.length > 0 || !settings.oidc || !stored.oidc) throw badIamRequest(bad);
     const o = settings.oidc;
     const trustChanges = o.issuer !== stored.oidc.issuer || o.clientId !== stored.oidc.clientId || o.groupsClaim !== stored.oidc.groupsClaim || !secret.keep;
+    // An update that sets the default role (even to the one it has) vouches for it anew: the caller
+    // is checked against it and recorded as the one sign in re-checks (grant-authority.ts).
+    const vouched = trustChanges || changes.top.has('default_role');
     if (trustChanges) await requireEverythingHandedOut(tx, caller, row.uid, settings.defaultRole, group);
-    else if (settings.defaultRole !== stored.defaultRole) await requireGrantableRole(tx, caller, settings.defaultRole, group);
+    else if (vouched) await requireGrantableRole(tx, caller, settings.defaultRole, group);
     const next: ProviderRow = {
       ...row,
       name: settings.name,
@@ -75,6 +78,7 @@ export async function updateIdentityProvider(deps: ServiceDeps, req: UpdateIdent
       additional_scopes: JSON.stringify(normalizeScopes(o.additionalScopes)),
       groups_claim: o.groupsClaim,
       pkce_enabled: o.pkceEnabled ? 1 : 0,
+      default_role_by: vouched ? caller.identityUid : row.default_role_by,
       update_time: nowIso(),
     };
     const { uid: _uid, parent_uid: _parent, create_time: _created, ...changed } = next;

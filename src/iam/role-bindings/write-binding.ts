@@ -2,7 +2,8 @@
 // RPCs after their checks, the owner of a new organization, accepting an
 // invite, first start, owner recovery and the external group mapping sync at
 // sign in — ends here, so the identity-scope invariant holds for all of them,
-// whoever forgets to check it first.
+// whoever forgets to check it first. Changes that remove bindings run through
+// keepOwners (owner-bindings.ts), so an organization keeps an owner.
 import { bindingWithinIdentityScope, IDENTITY_SCOPE_RULE } from '../../auth/identity-scope.js';
 import { nowIso } from '../../core/clock.js';
 import { newChildUid } from '../../core/uidp.js';

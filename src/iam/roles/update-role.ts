@@ -9,6 +9,7 @@ import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { badIamRequest, builtinRoleImmutable, IAM_DOMAIN } from '../errors.js';
 import { loadRoleRow, roleFromRow } from './role-row.js';
 import { normalizeCapabilities, roleViolations } from './role-rules.js';
+import { keepOwners } from '../role-bindings/owner-bindings.js';
 
 export async function updateRole(deps: ServiceDeps, req: UpdateRoleRequest, ctx: HandlerContext): Promise<Role> {
   const incoming = req.role!; // the guard has checked role.uid
@@ -24,11 +25,14 @@ export async function updateRole(deps: ServiceDeps, req: UpdateRoleRequest, ctx:
     // Anti-escalation, as on create: the role's capabilities apply at its group.
     await caller.require(IAM_DOMAIN, caps, row.parent_uid ?? ''); // custom roles always have a group
     const next = { ...row, name: merged.name, description: merged.description, capabilities: JSON.stringify(caps), update_time: nowIso() };
-    await tx
-      .updateTable('roles')
-      .set({ name: next.name, description: next.description, capabilities: next.capabilities, update_time: next.update_time })
-      .where('uid', '=', row.uid)
-      .execute();
+    // Narrowing a role may take owner away from an organization's last owner binding.
+    await keepOwners(tx, { role: row.uid }, () =>
+      tx
+        .updateTable('roles')
+        .set({ name: next.name, description: next.description, capabilities: next.capabilities, update_time: next.update_time })
+        .where('uid', '=', row.uid)
+        .execute(),
+    );
     const role = roleFromRow(next);
     await emitRpcEvent(tx, ctx, { group: row.parent_uid ?? '', subject: row.uid, schema: RoleSchema, message: role });
     return role;

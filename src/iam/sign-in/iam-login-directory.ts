@@ -6,7 +6,9 @@
 // First sign in creates a root-level user identity under
 // userIdentityUid(issuer, subject) (what LookupIdentity answers beforehand),
 // with a claimMatch on exactly that issuer and subject, and binds the
-// provider's default role on the provider's group. Later sign ins only
+// provider's default role on the provider's group — if whoever set that role
+// (default_role_by) still exists and could bind it there now; otherwise the
+// user is registered without it (grant-authority.ts). Later sign ins only
 // refresh its email and last-seen time: the default role is not bound again,
 // so an administrator who removed it keeps it removed. Registration emits the
 // event AuthService.Register declares (auth.registered, {group, identity}) in
@@ -25,6 +27,7 @@ import { readClientSecret } from '../identity-providers/client-secret.js';
 import { PUBLIC_COLUMNS } from '../identity-providers/provider-row.js';
 import { userIdentityUid } from '../identities/lookup-identity.js';
 import { storeRelationship } from '../identities/relationship.js';
+import { GrantAuthority } from '../role-bindings/grant-authority.js';
 import { writeBinding } from '../role-bindings/write-binding.js';
 
 /** Requested besides the provider's additional scopes. */
@@ -68,7 +71,7 @@ export class IamLoginDirectory implements LoginDirectory {
     return transact(this.store, async (tx) => {
       const provider = await tx
         .selectFrom('identity_providers')
-        .select(['parent_uid', 'default_role_uid'])
+        .select(['parent_uid', 'default_role_uid', 'default_role_by'])
         .where('uid', '=', providerUid)
         .executeTakeFirstOrThrow();
       const identityUid = userIdentityUid(user.issuer, user.subject);
@@ -80,7 +83,12 @@ export class IamLoginDirectory implements LoginDirectory {
 }
 
 /** Creates the identity and its default binding when it does not exist yet; true when it did not. */
-async function register(tx: Tx, uid: string, user: SignedInUser, provider: { parent_uid: string; default_role_uid: string }): Promise<boolean> {
+async function register(
+  tx: Tx,
+  uid: string,
+  user: SignedInUser,
+  provider: { parent_uid: string; default_role_uid: string; default_role_by: string | null },
+): Promise<boolean> {
   const now = nowIso();
   const seen = user.email === undefined ? { last_seen_time: now } : { last_seen_time: now, email: user.email };
   const updated = await tx.updateTable('identities').set(seen).where('uid', '=', uid).executeTakeFirst();
@@ -101,7 +109,9 @@ async function register(tx: Tx, uid: string, user: SignedInUser, provider: { par
       ...storeRelationship({ case: 'claimMatch', value: claimMatch }),
     })
     .execute();
-  await writeBinding(tx, { parent: provider.parent_uid, identityUid: uid, roleUid: provider.default_role_uid });
+  if (await new GrantAuthority(tx).holds(provider.default_role_by, provider.default_role_uid, provider.parent_uid)) {
+    await writeBinding(tx, { parent: provider.parent_uid, identityUid: uid, roleUid: provider.default_role_uid });
+  }
   await registrationEvent(tx, uid, provider.parent_uid);
   return true;
 }

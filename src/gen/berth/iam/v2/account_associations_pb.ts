@@ -495,7 +495,7 @@ export const AccountAssociationsService: GenService<{
     output: typeof AccountAssociationSchema;
   },
   /**
-   * Idempotent: deleting an association that does not exist succeeds.
+   * NOT_FOUND when the association does not exist (or was deleted already).
    *
    * @generated from rpc berth.iam.v2.AccountAssociationsService.DeleteAccountAssociation
    */

@@ -289,7 +289,7 @@ export const GroupInvitesService: GenService<{
     output: typeof GroupInviteSchema;
   },
   /**
-   * Idempotent: deleting an invite that does not exist succeeds.
+   * NOT_FOUND when the invite does not exist (or was deleted already).
    *
    * @generated from rpc berth.iam.v2.GroupInvitesService.DeleteGroupInvite
    */

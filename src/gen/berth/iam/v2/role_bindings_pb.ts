@@ -433,7 +433,7 @@ export const RoleBindingsService: GenService<{
     output: typeof RoleBindingSchema;
   },
   /**
-   * Idempotent: deleting a binding that does not exist succeeds.
+   * NOT_FOUND when the binding does not exist (or was deleted already).
    *
    * @generated from rpc berth.iam.v2.RoleBindingsService.DeleteRoleBinding
    */
