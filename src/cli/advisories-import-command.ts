@@ -18,11 +18,13 @@ Formats (--format, default auto: by extension and content):
            origin package; a directory is walked for *.yaml / *.yml. Strict:
            unknown keys, bad CGA ids or aliases, an alias equal to the id,
            duplicate ids or aliases, future timestamps, empty advisories or
-           events, unknown event / detection / false-positive types are
-           refused with file:line.
+           events, unknown event / detection / false-positive types, YAML
+           aliases and nesting deeper than 64 levels are refused with
+           file:line (aliases and nesting while reading, before parsing ends).
   osv      OSV JSON records: a file, a directory of *.json, or an all.zip
   secdb    Alpine-style secdb JSON (security.json)
   openvex  OpenVEX documents
+  (JSON formats: nesting deeper than 64 levels is refused, as in YAML.)
 
 Rows: one advisory per vulnerability x (sub)package component x
 architecture. Formats that name no architecture (yaml, secdb) get one row
