@@ -1,5 +1,5 @@
 // berth advisories import: reads advisory files (YAML documents, OSV, secdb,
-// OpenVEX) and writes them into the store under the feed group, the way
+// OpenVEX) and writes them into the store under one group, the way
 // `berth registry gc` opens the server's database directly. Idempotent: a
 // re-import changes nothing, unchanged files are not even parsed.
 import { existsSync } from 'node:fs';
@@ -18,11 +18,13 @@ Formats (--format, default auto: by extension and content):
            origin package; a directory is walked for *.yaml / *.yml. Strict:
            unknown keys, bad CGA ids or aliases, an alias equal to the id,
            duplicate ids or aliases, future timestamps, empty advisories or
-           events, unknown event / detection / false-positive types are
-           refused with file:line.
+           events, unknown event / detection / false-positive types, YAML
+           aliases and nesting deeper than 64 levels are refused with
+           file:line (aliases and nesting while reading, before parsing ends).
   osv      OSV JSON records: a file, a directory of *.json, or an all.zip
   secdb    Alpine-style secdb JSON (security.json)
   openvex  OpenVEX documents
+  (JSON formats: nesting deeper than 64 levels is refused, as in YAML.)
 
 Rows: one advisory per vulnerability x (sub)package component x
 architecture. Formats that name no architecture (yaml, secdb) get one row
@@ -35,6 +37,13 @@ are skipped without parsing). Events missing upstream are kept unless
 longer produces: give it the whole feed (--prune reads every file). --dry-run reports the same summary
 and writes nothing.
 
+Group (--group, a uid or a name): where the advisories are written, by
+default the organization created on the server's first start. Who holds
+advisories.list there (its owner, by default) lists them; the public feed
+(/advisory/v2/documents) serves only what is imported into that
+organization, so --group SUBGROUP keeps advisories off it. The summary
+names the group, also with --dry-run.
+
 A refused file stops the run with "file:line: message" and exit status 1;
 files before it were imported, nothing was pruned.
 
@@ -42,13 +51,14 @@ Examples:
   berth advisories import ./advisories --data ./data
   berth advisories import age.advisories.yaml --arch x86_64,aarch64 --namespace wolfi
   berth advisories import ./advisories --prune --dry-run --verbose
+  berth advisories import ./internal-vex --format openvex --group security-team
   berth advisories import ./advisories --database postgres://berth@db/berth`;
 
 interface ImportFlags {
   format: FormatName | 'auto';
   arch: string;
   namespace: string;
-  feedGroup?: string;
+  group?: string;
   dryRun: boolean;
   prune: boolean;
   force: boolean;
@@ -83,7 +93,7 @@ function summaryText(s: ImportSummary, verbose: boolean): string {
       `events +${s.eventsAdded} -${s.eventsRemoved}`,
   );
   lines.push(`+${s.added} added ~${s.changed} changed -${s.removed} removed`);
-  if (s.feedGroupCreated) lines.push(`feed group ${s.feedGroup} created (advisory-feed)`);
+  lines.push(`into group ${s.groupName} (${s.group})`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -94,12 +104,12 @@ function progressText(source: string, p: ImportProgress): string {
 export function advisoriesImportCommand(group: Command): void {
   group
     .command('import')
-    .description('Import advisory files (a file or a directory per PATH) into the store, under the feed group')
+    .description('Import advisory files (a file or a directory per PATH) into the store, under a group')
     .argument('<path...>', 'files or directories to import')
     .addOption(new Option('--format <format>', 'input format').choices([...FORMAT_NAMES, 'auto']).default('auto'))
     .option('--arch <list>', 'architectures for formats that name none (comma-separated)', 'x86_64')
     .option('--namespace <name>', "the packages' namespace (e.g. wolfi, chainguard)", '')
-    .option('--feed-group <uid>', 'group to import into (default: the stored feed group, else a new root group "advisory-feed")')
+    .option('--group <group>', 'group to import into, a uid or a name (default: the first-start organization)')
     .option('--dry-run', 'report what would change, write nothing', false)
     .option('--prune', 'also remove advisories and events of this format the input no longer has', false)
     .option('--force', 'read files even when their content hash is stored', false)
@@ -145,7 +155,7 @@ export function advisoriesImportCommand(group: Command): void {
             read: (opts: FormatOptions) => readAll(reader, list, opts),
             architectures: archs,
             namespace: o.namespace,
-            feedGroup: o.feedGroup,
+            group: o.group,
             dryRun: o.dryRun,
             prune: o.prune,
             force: o.force,

@@ -109,7 +109,7 @@ Examples:
   berth advisories list --artifact nginx --artifact glibc
   berth advisories list --alias CVE-2024-3094 -o json
   berth advisories list --query openssl --latest-event-type fixed
-  berth advisories list --review-state pending --exclude-author import:yaml --group advisory-feed`,
+  berth advisories list --review-state pending --exclude-author import:yaml --group security-team`,
     )
     .action(async (o: ListOptions) => {
       const limit = o.limit === undefined ? MAX_ITEMS : Number(o.limit);

@@ -9,7 +9,11 @@ import { KIND_NAMES } from './event-kinds.js';
 import type { NormalizedAdvisory, NormalizedEvent } from './import/normalized-advisory.js';
 import type { AdvisoriesTable, AdvisoryEventsTable } from './vulnerabilities-tables.js';
 
+/** advisories.source of the rows the v1 API writes (an import writes its format's name). */
+export const API_SOURCE = 'api';
+
 /** What `query` searches: lower-cased artifact name, component name and aliases, one per line. */
+
 export function searchText(artifactName: string, componentName: string, aliases: readonly string[]): string {
   return [artifactName, componentName, ...aliases].join('\n').toLowerCase();
 }

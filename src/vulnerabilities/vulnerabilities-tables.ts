@@ -1,6 +1,6 @@
 // The vulnerabilities domain's tables. An advisory relates one vulnerability
 // (its CGA id and aliases) to one artifact, architecture and component; it
-// belongs to a group (imported ones to the feed group) and goes with it. Its
+// belongs to a group (imported ones to the group the import names) and goes with it. Its
 // aliases are also kept one per row so the aliases filter is an index probe;
 // its events are their own rows, the newest approved one's type copied onto
 // the advisory for the latest_event_type filter.

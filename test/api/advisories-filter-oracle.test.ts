@@ -135,7 +135,7 @@ describe('advisories filter oracle', () => {
     const dir = mkdtempSync(join(tmpdir(), 'berth-oracle-'));
     for (const doc of feed.documents) writeFileSync(join(dir, `${doc.origin}.advisories.yaml`), renderYaml(doc));
     const where = berth.databaseUrl ? ['--database', berth.databaseUrl] : ['--data', berth.dataDir];
-    const imported = await berthCli(['advisories', 'import', dir, '--feed-group', feedGroup, ...where]);
+    const imported = await berthCli(['advisories', 'import', dir, '--group', feedGroup, ...where]);
     assert.equal(imported.code, 0, imported.stderr);
     for (const doc of feed.documents) {
       for (const a of doc.advisories) {

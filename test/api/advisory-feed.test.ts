@@ -1,10 +1,10 @@
 // The advisory feed (/advisory/v2) on a real server: documents grouped by
-// origin package and CGA id from the feed group only (approved events merged
-// by content, oldest first, in the feed's own event shape), the id and cves
-// filters and their bounds; vulnerability metadata paged, ordered and
-// counted by the list engine, at most 1000 ids. Both answer without a token
-// by default. The data is planted the way the writers store it
-// (test/harness/advisory-seed.ts), for the states an import cannot make
+// origin package and CGA id from what was imported into the organization
+// only (approved events merged by content, oldest first, in the feed's own
+// event shape), the id and cves filters and their bounds; vulnerability
+// metadata paged, ordered and counted by the list engine, at most 1000 ids.
+// Both answer without a token by default. The data is planted the way the
+// writers store it (test/harness/advisory-seed.ts), for the states an import cannot make
 // (pending/rejected/patched events, a fix with a note, rows with different
 // aliases); golden files hold the exact JSON.
 import assert from 'node:assert/strict';
@@ -13,7 +13,7 @@ import { Code, ConnectError } from '@connectrpc/connect';
 import { SecurityAdvisoryService } from '../../src/gen/berth/advisory/v2/advisory_pb.js';
 import { grpcClient, rest } from '../harness/api-client.js';
 import { AGE_1, AGE_2, CURL_1, CURL_PENDING, FEED, METADATA, OUTSIDE, OUTSIDE_ID } from '../harness/advisory-feed-fixture.js';
-import { createFeedGroup, writeAdvisories, writeMetadata, type MetadataSeed } from '../harness/advisory-seed.js';
+import { writeAdvisories, writeMetadata, type MetadataSeed } from '../harness/advisory-seed.js';
 import { useBerth, type Berth } from '../harness/berth-process.js';
 import { assertGolden } from '../harness/golden.js';
 
@@ -54,7 +54,7 @@ describe('advisory feed', () => {
     token = t;
   });
 
-  it('answers an empty feed before a feed group exists, and an empty metadata list', async () => {
+  it('answers an empty feed before anything is imported, and an empty metadata list', async () => {
     assert.deepEqual(ids(await documents('id=age')), []);
     const m = await get('/advisory/v2/metadata');
     assert.equal(m.status, 200, m.text);
@@ -62,9 +62,9 @@ describe('advisory feed', () => {
     assert.equal(m.json.totalCount, '0');
   });
 
-  it('plants the feed in the feed group and an operator advisory outside it', async () => {
-    const feed = await createFeedGroup(berth, token);
-    await writeAdvisories(berth, feed, FEED);
+  it('plants the feed in the organization and an operator advisory beside it and in a team group', async () => {
+    await writeAdvisories(berth, berth.orgUid, FEED);
+    await writeAdvisories(berth, berth.orgUid, OUTSIDE, 'api');
     const team = await rest(berth.url, 'POST', `/iam/v2/groups/${berth.orgUid}`, { token, body: { name: 'security-team' } });
     assert.equal(team.status, 200, team.text);
     await writeAdvisories(berth, team.json.uid as string, OUTSIDE, 'api');
@@ -141,7 +141,7 @@ describe('advisory feed', () => {
     assert.deepEqual(ids(await documents('cves=CVE-2024-10002,CVE-2024-20001')), []);
   });
 
-  it('never shows advisories outside the feed group, even on the same package and alias', async () => {
+  it('never shows advisories created through the API or kept in other groups, even on the same package and alias', async () => {
     assert.deepEqual(ids(await documents('cves=CVE-2024-99999')), []);
     assert.deepEqual(ids(await documents('cves=CVE-2024-10001')), [['age', [AGE_1]]]);
     for (const text of seen) assert.ok(!text.includes(OUTSIDE_ID), 'an operator advisory leaked into the feed');

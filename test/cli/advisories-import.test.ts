@@ -1,6 +1,6 @@
 // `berth advisories import` as an operator runs it, against a running Berth's
-// database (SQLite, or PostgreSQL with BERTH_TEST_PG): the feed group is
-// created once and reused; a re-import changes nothing (same update times,
+// database (SQLite, or PostgreSQL with BERTH_TEST_PG): the advisories go to
+// the first-start organization; a re-import changes nothing (same update times,
 // files skipped by hash, or diffed with --force); one changed event is one
 // changed advisory; a removed advisory stays without --prune and goes with
 // it; --dry-run reports and writes nothing; a refused file stops the run with
@@ -35,8 +35,7 @@ function importCli(berth: Berth, args: string[]): Promise<Run> {
 
 interface Summary {
   source: string;
-  feedGroup: string;
-  feedGroupCreated: boolean;
+  group: string;
   files: number;
   skippedFiles: number;
   added: number;
@@ -91,24 +90,17 @@ describe('berth advisories import', () => {
       execFile(process.execPath, [CLI, 'advisories', 'import', '--help'], (err, stdout, stderr) => resolve({ code: err ? 1 : 0, stdout, stderr })),
     );
     assert.equal(r.code, 0);
-    for (const text of ['--format', '--arch', '--namespace', '--feed-group', '--dry-run', '--prune', '--database', 'osv', 'secdb', 'openvex', 'file:line']) {
+    for (const text of ['--format', '--arch', '--namespace', '--group', '--dry-run', '--prune', '--database', 'osv', 'secdb', 'openvex', 'file:line']) {
       assert.ok(r.stdout.includes(text), `help mentions ${text}`);
     }
   });
 
-  it('imports a directory into a feed group it creates, then reuses; a re-import changes nothing', async () => {
+  it('imports a directory into the first-start organization; a re-import changes nothing', async () => {
     const first = await importJson(berth, dir);
     assert.equal(first.added, total);
     assert.equal(first.eventsAdded, totalEvents);
-    assert.equal(first.feedGroupCreated, true);
-    const group = await sqlQuery(berth, 'select uid, name, parent_uid from groups where uid = $1', [first.feedGroup]);
-    assert.deepEqual(
-      group.map((g) => [g.name, g.parent_uid]),
-      [['advisory-feed', null]],
-    );
-    const setting = await sqlQuery(berth, "select value from settings where key = 'advisories.feed_group'");
-    assert.equal(setting[0].value, first.feedGroup);
-    assert.equal(await count(berth, 'select count(*) as n from advisories where parent_uid = $1', [first.feedGroup]), total);
+    assert.equal(first.group, berth.orgUid);
+    assert.equal(await count(berth, 'select count(*) as n from advisories where parent_uid = $1', [berth.orgUid]), total);
     assert.equal(await count(berth, 'select count(*) as n from advisory_events'), totalEvents);
     const aliases = feed.documents.reduce((n, d) => n + d.advisories.reduce((m, a) => m + a.aliases.length, 0), 0);
     assert.equal(await count(berth, 'select count(*) as n from advisory_aliases'), aliases);
@@ -122,10 +114,7 @@ describe('berth advisories import', () => {
     assert.equal(events, 1, 'one imported event for the run');
 
     const again = await importJson(berth, dir);
-    assert.deepEqual(
-      [again.added, again.changed, again.removed, again.skippedFiles, again.feedGroupCreated, again.feedGroup],
-      [0, 0, 0, feed.documents.length, false, first.feedGroup],
-    );
+    assert.deepEqual([again.added, again.changed, again.removed, again.skippedFiles, again.group], [0, 0, 0, feed.documents.length, berth.orgUid]);
     const forced = await importJson(berth, dir, '--force');
     assert.deepEqual([forced.added, forced.changed, forced.removed, forced.unchanged, forced.eventsAdded], [0, 0, 0, total, 0]);
     assert.deepEqual(await rows(berth), stored, 'same rows, same update times');
@@ -224,18 +213,18 @@ describe('berth advisories import', () => {
     );
   });
 
-  it('imports into a --feed-group that exists and refuses one that does not', async () => {
+  it('imports into a --group that exists and refuses one that does not', async () => {
     const other = join(root, 'other');
     writeFeed(other, generateAdvisories(5, { documents: 1, advisoriesPerDocument: 2 }).documents);
-    const r = await importJson(berth, other, '--feed-group', berth.orgUid, '--arch', 'x86_64,aarch64');
-    assert.equal(r.feedGroup, berth.orgUid);
+    const team = await sqlQuery(berth, 'select uid from groups where parent_uid is null and uid <> $1', [berth.orgUid]);
+    assert.deepEqual(team, [], 'the import created no group');
+    const r = await importJson(berth, other, '--group', berth.orgUid, '--arch', 'x86_64,aarch64');
+    assert.equal(r.group, berth.orgUid);
     assert.equal(r.added, 4, 'two advisories × two architectures');
     assert.equal(await count(berth, "select count(*) as n from advisories where parent_uid = $1 and artifact_architecture = 'aarch64'", [berth.orgUid]), 2);
-    const missing = await importCli(berth, [other, '--feed-group', 'f'.repeat(40)]);
+    const missing = await importCli(berth, [other, '--group', 'f'.repeat(40)]);
     assert.equal(missing.code, 1);
-    assert.match(missing.stderr, /--feed-group:0: no group f{40}/);
-    const setting = await sqlQuery(berth, "select value from settings where key = 'advisories.feed_group'");
-    assert.notEqual(setting[0].value, berth.orgUid, 'the stored feed group stays the first one');
+    assert.match(missing.stderr, /--group: no group f{40}/);
   });
 
   it('prints the totals, and each file with --verbose', async () => {

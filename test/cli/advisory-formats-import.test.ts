@@ -11,6 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { firstStart, syncBuiltinRoles } from '../../src/iam/first-start.js';
 import { openStore } from '../../src/store/store.js';
 import { FALSE_POSITIVE_TYPES } from '../../src/vulnerabilities/event-kinds.js';
 import { JUSTIFICATION_TYPES } from '../../src/vulnerabilities/import/openvex-advisories.js';
@@ -34,8 +35,17 @@ const dbs: Db[] = [];
 
 async function newDb(name: string): Promise<Db> {
   const db = { dataDir: join(root, name), databaseUrl: await freshDatabase() };
-  const store = await openStore(db); // the server's first start: creates and migrates the database
-  await store.close();
+  // The server's first start: creates and migrates the database, and the organization the imports go to
+  // (its owner's keys in a directory of their own: some tests import the data directory).
+  const keys = join(root, `${name}.keys`);
+  mkdirSync(keys, { recursive: true });
+  const store = await openStore(db);
+  try {
+    await syncBuiltinRoles(store);
+    await firstStart(store, 'formats.example', keys, 'http://127.0.0.1:0');
+  } finally {
+    await store.close();
+  }
   dbs.push(db);
   return db;
 }

@@ -3,8 +3,9 @@
 // eye. "age" has one CGA id on three rows (two architectures, a subpackage)
 // whose approved events overlap, plus pending, rejected and patched events
 // that must not show; "curl" has an advisory with no approved event at all.
-// OUTSIDE is an operator's own advisory on the same package and alias, kept
-// in an ordinary group: the public feed must never show it.
+// OUTSIDE is an operator's own advisory on the same package and alias,
+// created through the API (in the organization, and in an ordinary group):
+// the public feed must never show it.
 import type { NormalizedAdvisory, NormalizedEvent } from '../../src/vulnerabilities/import/normalized-advisory.js';
 import type { MetadataSeed } from './advisory-seed.js';
 
@@ -147,7 +148,7 @@ export const FEED: NormalizedAdvisory[] = [
   }),
 ];
 
-/** An operator's advisory in an ordinary group: same package and alias as the feed's. */
+/** An operator's advisory, created through the API: same package and alias as the feed's. */
 export const OUTSIDE: NormalizedAdvisory[] = [
   row({
     origin: 'age',

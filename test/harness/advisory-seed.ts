@@ -3,17 +3,15 @@
 // writeAliases, inside transact()), for states no YAML import can make:
 // pending, rejected and patched events, rows of one CGA id with different
 // aliases, an operator's advisory in an ordinary group — and metadata until
-// `berth advisories import-metadata` exists. The feed group is a real group
-// made through the IAM API; only its uid is written here. Imported feeds are
+// `berth advisories import-metadata` exists. The feed group is the
+// organization first start made (as for an import). Imported feeds are
 // tested through the CLI (test/api/advisory-feed-import.test.ts).
 import { advisoryUid, eventUid } from '../../src/vulnerabilities/advisory-ids.js';
 import { advisoryRow, eventHash, eventRow, refreshLatestEventType, writeAliases } from '../../src/vulnerabilities/advisory-rows.js';
 import type { NormalizedAdvisory } from '../../src/vulnerabilities/import/normalized-advisory.js';
-import { FEED_GROUP_SETTING } from '../../src/vulnerabilities/import/feed-group.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { transact } from '../../src/store/transact.js';
 import type { Berth } from './berth-process.js';
-import { rest } from './api-client.js';
 
 async function withStore<T>(berth: Pick<Berth, 'dataDir' | 'databaseUrl'>, work: (store: Store) => Promise<T>): Promise<T> {
   const store = await openStore({ dataDir: berth.dataDir, databaseUrl: berth.databaseUrl, poolSize: 2 });
@@ -22,23 +20,6 @@ async function withStore<T>(berth: Pick<Berth, 'dataDir' | 'databaseUrl'>, work:
   } finally {
     await store.close();
   }
-}
-
-/** Creates a root group through the API and makes it the feed group (settings `advisories.feed_group`); returns its uid. */
-export async function createFeedGroup(berth: Berth, token: string, name = 'advisory-feed'): Promise<string> {
-  const r = await rest(berth.url, 'POST', '/iam/v2/groups', { token, body: { name } });
-  if (r.status !== 200) throw new Error(`creating the feed group: ${r.status} ${r.text}`);
-  const uid = r.json.uid as string;
-  await withStore(berth, (store) =>
-    transact(store, (tx) =>
-      tx
-        .insertInto('settings')
-        .values({ key: FEED_GROUP_SETTING, value: uid })
-        .onConflict((oc) => oc.column('key').doUpdateSet({ value: uid }))
-        .execute(),
-    ),
-  );
-  return uid;
 }
 
 /** Writes advisories (rows, aliases, events) under `group` as an import of `source` would; returns their uids in order. */

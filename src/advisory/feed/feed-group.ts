@@ -1,13 +1,12 @@
-// Where the feed's advisories live: the group whose uid the settings table
-// holds under `advisories.feed_group` (written by the first import, see
-// src/vulnerabilities/import/feed-group.ts). The feed is public: only this
-// group's advisories are served, never those operators keep in their own
-// groups.
-import { getSetting } from '../../store/settings-store.js';
+// Where the feed's advisories live: the organization first start created,
+// where `berth advisories import` writes by default. Only the advisories an
+// import wrote there are served (source other than "api"): never those
+// imported into another group with --group, nor those operators create
+// through the API, in the organization or anywhere else.
+import { firstStartOrganization } from '../../iam/first-start-organization.js';
 import type { Store } from '../../store/store.js';
-import { FEED_GROUP_SETTING } from '../../vulnerabilities/import/feed-group.js';
 
-/** The feed group's uid, or undefined before anything was imported. */
-export function feedGroup(store: Store): Promise<string | undefined> {
-  return getSetting(store, FEED_GROUP_SETTING);
+/** The feed group's uid, or undefined before first start (or once that group is gone). */
+export async function feedGroup(store: Store): Promise<string | undefined> {
+  return (await firstStartOrganization(store.db))?.uid;
 }

@@ -1,7 +1,8 @@
 // ListDocuments: the feed's advisories as documents, one per origin package,
 // each advisory once per CGA id (an id has a row per subpackage, architecture
 // and component: their aliases are merged and their approved events merged
-// by content, oldest first). Only the feed group's advisories are read. The
+// by content, oldest first). Only what imports wrote into the feed group is
+// read (feed-group.ts), not the advisories created there through the API. The
 // RPC has no paging, so it is bounded: `id` or `cves` is required (the whole
 // feed is what one imports, not what one lists), and a request matching more
 // than MAX_ROWS advisory rows or MAX_EVENTS approved events is refused.
@@ -22,6 +23,7 @@ import type { Store } from '../../store/store.js';
 import { badDocumentsRequest, tooManyDocumentAdvisories } from '../errors.js';
 import { documentEvent } from './document-event.js';
 import { feedGroup } from './feed-group.js';
+import { API_SOURCE } from '../../vulnerabilities/advisory-rows.js';
 import { statementChunks } from '../../store/statement-chunks.js';
 
 export const MAX_CVES = 1000;
@@ -59,7 +61,11 @@ interface Merged {
 
 /** The matching advisory rows, merged per origin and CGA id (both in order). */
 async function mergedAdvisories(store: Store, group: string, f: Filter): Promise<Map<string, Map<string, Merged>>> {
-  let q = store.db.selectFrom('advisories').select(['uid', 'origin', 'advisory_id', 'aliases', 'package_namespace']).where('parent_uid', '=', group);
+  let q = store.db
+    .selectFrom('advisories')
+    .select(['uid', 'origin', 'advisory_id', 'aliases', 'package_namespace'])
+    .where('parent_uid', '=', group)
+    .where('source', '!=', API_SOURCE);
   if (f.id !== '') q = q.where('origin', '=', f.id);
   if (f.cves.length > 0) {
     const cves = f.cves;

@@ -21,7 +21,7 @@ import {
 import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { transact, type Tx } from '../../store/transact.js';
 import { advisoryUid, mintAdvisoryId } from '../advisory-ids.js';
-import { refreshLatestEventType, searchText, writeAliases } from '../advisory-rows.js';
+import { API_SOURCE, refreshLatestEventType, searchText, writeAliases } from '../advisory-rows.js';
 import { eventsOf, loadAdvisoryRow, type AdvisoryRow } from '../advisories/advisory-read.js';
 import { advisoryExists, advisoryGroupNotFound, advisoryNotFound, badAdvisoriesRequest, VULNERABILITIES_DOMAIN } from '../errors.js';
 import { advisoryFields, advisoryIdOf, MAX_NAME, type AdvisoryFields } from './advisory-rules.js';
@@ -75,7 +75,7 @@ export async function createAdvisory(deps: ServiceDeps, req: CreateAdvisoryReque
     author: caller.identityUid,
     ...fieldColumns(fields),
     latest_event_type: 0,
-    source: 'api',
+    source: API_SOURCE,
     source_file: '',
     create_time: now,
     update_time: now,
@@ -109,7 +109,7 @@ export async function updateAdvisory(deps: ServiceDeps, req: V1Advisory, ctx: Ha
       ...before,
       ...fieldColumns(fields),
       // API-made advisories are their own origin; imported ones keep their package's.
-      origin: before.source === 'api' ? fields.artifactName : before.origin,
+      origin: before.source === API_SOURCE ? fields.artifactName : before.origin,
       update_time: now > before.update_time ? now : before.update_time,
     };
     await tx

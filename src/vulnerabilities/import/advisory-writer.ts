@@ -19,7 +19,7 @@ const EVENT_CHUNK = 1000;
 const KEY_CHUNK = 500;
 
 export interface WriteContext {
-  feedGroup: string;
+  group: string;
   /** advisories.source: the format name. */
   source: string;
   /** Author of the imported events ("import:<format>"): only these are pruned. */
@@ -90,7 +90,7 @@ const COMPARED = [
 ] as const satisfies readonly (keyof AdvisoriesTable)[];
 
 function produce(ctx: WriteContext, file: string, a: NormalizedAdvisory): Produced {
-  const uid = advisoryUid(ctx.feedGroup, a);
+  const uid = advisoryUid(ctx.group, a);
   const events = new Map<string, AdvisoryEventsTable>();
   for (const e of a.events) {
     const row = eventRow(uid, '', e, ctx.now);
@@ -107,7 +107,7 @@ function produce(ctx: WriteContext, file: string, a: NormalizedAdvisory): Produc
       { ...a, aliases },
       {
         uid,
-        group: ctx.feedGroup,
+        group: ctx.group,
         source: ctx.source,
         sourceFile: file,
         latestEventType: latestType(events.values()),
@@ -208,18 +208,12 @@ export async function writeBatch(
 }
 
 /**
- * --prune: deletes the feed group's advisories of `source` that this run
+ * --prune: deletes the import group's advisories of `source` that this run
  * neither wrote nor kept (a skipped, unchanged file keeps its own); returns
  * how many went. Their aliases and events go with them (foreign keys cascade).
  */
-export async function pruneAdvisories(
-  tx: Tx,
-  feedGroup: string,
-  source: string,
-  written: ReadonlySet<string>,
-  keptFiles: ReadonlySet<string>,
-): Promise<number> {
-  const rows = await tx.selectFrom('advisories').select(['uid', 'source_file']).where('parent_uid', '=', feedGroup).where('source', '=', source).execute();
+export async function pruneAdvisories(tx: Tx, group: string, source: string, written: ReadonlySet<string>, keptFiles: ReadonlySet<string>): Promise<number> {
+  const rows = await tx.selectFrom('advisories').select(['uid', 'source_file']).where('parent_uid', '=', group).where('source', '=', source).execute();
   const gone = rows.filter((r) => !written.has(r.uid) && !keptFiles.has(r.source_file)).map((r) => r.uid);
   for (const part of statementChunks(gone, KEY_CHUNK)) {
     // Children first: not every database enforces the cascades (SQLite's foreign keys are per connection).

@@ -1,4 +1,4 @@
-// One import run of one format: resolves the feed group, streams the
+// One import run of one format: resolves the import group, streams the
 // format's files through the writer a transaction per batch of files, skips
 // files whose hash is stored, records the new hashes, and at the end prunes
 // (with --prune) and writes the one advisories.imported event. --dry-run runs
@@ -9,7 +9,7 @@ import { emitEvent } from '../../events/outbox.js';
 import type { Store } from '../../store/store.js';
 import { transact, type Tx } from '../../store/transact.js';
 import { type BatchResult, type FileCounts, pruneAdvisories, writeBatch } from './advisory-writer.js';
-import { resolveFeedGroup } from './feed-group.js';
+import { resolveImportGroup } from './import-group.js';
 import { ImportError, type NormalizedAdvisory } from './normalized-advisory.js';
 import { ParsePool } from './parse-pool.js';
 import type { FormatOptions, SourceFile } from './source-file.js';
@@ -23,7 +23,8 @@ export interface ImportOptions {
   read: (opts: FormatOptions) => AsyncIterable<SourceFile>;
   architectures: readonly string[];
   namespace: string;
-  feedGroup?: string;
+  /** --group: a group uid or name; default the first-start organization. */
+  group?: string;
   dryRun: boolean;
   prune: boolean;
   /** Re-read files whose hash is stored. */
@@ -45,8 +46,9 @@ export interface ImportProgress {
 
 export interface ImportSummary {
   source: string;
-  feedGroup: string;
-  feedGroupCreated: boolean;
+  /** The group written into (uid and name), also on a dry run. */
+  group: string;
+  groupName: string;
   dryRun: boolean;
   files: number;
   skippedFiles: number;
@@ -84,8 +86,8 @@ export async function importFiles(store: Store, opts: ImportOptions): Promise<Im
   const parser = new ParsePool();
   const summary: ImportSummary = {
     source: opts.source,
-    feedGroup: '',
-    feedGroupCreated: false,
+    group: '',
+    groupName: '',
     dryRun: opts.dryRun,
     files: 0,
     skippedFiles: 0,
@@ -104,17 +106,17 @@ export async function importFiles(store: Store, opts: ImportOptions): Promise<Im
     const group = await inTx(async (tx) => {
       // This process only imports: a large page cache keeps the random-order index inserts off the disk.
       await store.caps.bulkWriteCache(tx, 256);
-      return resolveFeedGroup(tx, opts.feedGroup);
+      return resolveImportGroup(tx, opts.group);
     });
-    summary.feedGroup = group.uid;
-    summary.feedGroupCreated = group.created;
+    summary.group = group.uid;
+    summary.groupName = group.name;
     const now = nowIso();
     const maxFiles = opts.batchFiles ?? BATCH_FILES;
     const maxRows = opts.batchAdvisories ?? BATCH_ADVISORIES;
     const written = new Set<string>();
     const seenFiles = new Set<string>();
     const keptFiles = new Set<string>();
-    const ctx = { feedGroup: group.uid, source: opts.source, author, pruneEvents: opts.prune, now, written };
+    const ctx = { group: group.uid, source: opts.source, author, pruneEvents: opts.prune, now, written };
     const parseOptions = { architectures: opts.architectures, namespace: opts.namespace, author };
     const fingerprint = JSON.stringify({ a: [...opts.architectures], n: opts.namespace, g: group.uid });
     const formatOptions: FormatOptions = {

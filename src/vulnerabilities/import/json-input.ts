@@ -4,6 +4,7 @@
 // string or key, an oversized string. Plus small typed field readers that
 // turn a wrong shape into an ImportError naming the field.
 import { jsonErrorOffset, lineAt } from './json-error-position.js';
+import { MAX_NESTING, tooDeep } from './nesting-limit.js';
 import { MAX_SOURCE_BYTES } from './source-file.js';
 import { ImportError, type JsonObject, type JsonValue } from './normalized-advisory.js';
 
@@ -11,7 +12,6 @@ import { ImportError, type JsonObject, type JsonValue } from './normalized-advis
 export const MAX_INPUT_BYTES = MAX_SOURCE_BYTES;
 /** Largest single string in a document (a details text of an OSV record is a few KiB). */
 const MAX_STRING = 1024 * 1024;
-const MAX_DEPTH = 64;
 
 export function parseJsonBytes(file: string, bytes: Uint8Array): JsonValue {
   if (bytes.byteLength > MAX_INPUT_BYTES) throw new ImportError(file, 0, `file larger than ${MAX_INPUT_BYTES} bytes`);
@@ -37,11 +37,13 @@ function checkString(file: string, s: string): void {
 }
 
 // Iterative over arrays and objects' members, recursive only in depth, which is bounded.
+// `depth` counts the collections around `v`: at most MAX_NESTING collections inside one another.
 function checkValue(file: string, v: JsonValue, depth: number): void {
-  if (depth > MAX_DEPTH) throw new ImportError(file, 0, `nested deeper than ${MAX_DEPTH} levels`);
   if (typeof v === 'string') checkString(file, v);
+  else if (v === null || typeof v !== 'object') return;
+  else if (depth >= MAX_NESTING) throw new ImportError(file, 0, tooDeep());
   else if (Array.isArray(v)) for (const x of v) checkValue(file, x, depth + 1);
-  else if (v !== null && typeof v === 'object')
+  else
     for (const [k, x] of Object.entries(v)) {
       checkString(file, k);
       checkValue(file, x, depth + 1);

@@ -24,7 +24,7 @@ export interface FormatOptions {
   architectures: readonly string[];
   /** package_namespace of the rows ('' when unknown). */
   namespace: string;
-  /** Mixed into every content hash: options that change the rows (architectures, namespace, feed group). */
+  /** Mixed into every content hash: options that change the rows (architectures, namespace, import group). */
   fingerprint: string;
   /** True when `file` (the path as given) was imported before with this hash. */
   isUnchanged(file: string, contentHash: string): boolean;

@@ -5,9 +5,10 @@
 // the whole file with the line of the offending node. Rows: one per
 // vulnerability × (sub)package component × architecture (the split rule of
 // docs/advisories.md).
-import { isAlias, isMap, isScalar, isSeq, LineCounter, type Node, parseDocument, type Scalar, type YAMLMap } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, type LineCounter, type Node, type Scalar, type YAMLMap } from 'yaml';
 import { ALIAS_ID, CGA_ID } from '../advisory-ids.js';
 import { parseSimpleYaml } from './yaml-fast-path.js';
+import { parseBoundedYaml } from './yaml-bounded-parse.js';
 import { EVENT_KINDS, type EventKind, FALSE_POSITIVE_TYPES } from '../event-kinds.js';
 import { ImportError, type JsonObject, type NormalizedAdvisory, type NormalizedEvent, PACKAGE_COMPONENT } from './normalized-advisory.js';
 
@@ -46,11 +47,8 @@ export function parseYamlAdvisories(file: string, content: string | Uint8Array, 
     p.lines = fast.lines;
     return p.document(fast.root, opts);
   }
-  const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, schema: 'failsafe', uniqueKeys: true, prettyErrors: true, strict: true, keepSourceTokens: false });
+  const { doc, lines } = parseBoundedYaml(file, text);
   p.lines = lines;
-  const err = doc.errors[0];
-  if (err) throw new ImportError(file, err.linePos?.[0].line ?? 0, err.message.split('\n')[0]);
   return p.document(doc.contents, opts);
 }
 

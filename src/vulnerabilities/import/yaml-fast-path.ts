@@ -3,10 +3,12 @@
 // [] and {}), building the same node tree the `yaml` package builds (its own
 // node classes, with offsets for line numbers). General YAML parsing was most
 // of an import's time. Anything outside the subset (flow collections, anchors,
-// tags, block or multi-line scalars, escapes, duplicate keys, tabs, CR)
-// returns undefined and the caller parses the file with the `yaml` package,
-// which also reports every error: this path never refuses a file.
+// tags, block or multi-line scalars, escapes, duplicate keys, tabs, CR,
+// nesting deeper than MAX_NESTING) returns undefined and the caller parses
+// the file with the bounded general parser, which also reports every error:
+// this path never refuses a file.
 import { LineCounter, type Node, Pair, Scalar, YAMLMap, YAMLSeq } from 'yaml';
+import { MAX_NESTING } from './nesting-limit.js';
 
 interface Line {
   indent: number;
@@ -57,6 +59,8 @@ export function parseSimpleYaml(text: string): { root: Node | null; lines: LineC
 
 class BlockParser {
   i = 0;
+  /** Collections open: this reader recurses once per level, so it stops where the general parser refuses. */
+  private depth = 0;
   constructor(private readonly lines: Line[]) {}
 
   private isSeqItem(l: Line): boolean {
@@ -77,6 +81,7 @@ class BlockParser {
   }
 
   map(indent: number): YAMLMap {
+    if (++this.depth > MAX_NESTING) unsupported();
     const map = new YAMLMap();
     const first = this.lines[this.i];
     const keys = new Set<string>();
@@ -98,10 +103,12 @@ class BlockParser {
       map.items.push(new Pair(key, value));
     }
     map.range = [first.offset, first.offset, first.offset];
+    this.depth--;
     return map;
   }
 
   seq(indent: number): YAMLSeq {
+    if (++this.depth > MAX_NESTING) unsupported();
     const seq = new YAMLSeq();
     const first = this.lines[this.i];
     while (this.i < this.lines.length) {
@@ -128,6 +135,7 @@ class BlockParser {
       }
     }
     seq.range = [first.offset, first.offset, first.offset];
+    this.depth--;
     return seq;
   }
 }
