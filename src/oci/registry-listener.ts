@@ -13,7 +13,7 @@ import { answerClientErrorWith } from '../server/client-errors.js';
 import { DEFAULT_LIMITS, http1Server, type ConnectionLimits } from '../server/connection-limits.js';
 import { listen, type Listener } from '../server/listener.js';
 import { discardUnreadBody } from '../server/unread-body.js';
-import { FsBlobStore } from '../registry/blobs/fs-blob-store.js';
+import type { BlobStore } from '../registry/blobs/blob-store.js';
 import { authenticateRegistry, authorizeRepo, type RepoAuthDeps } from './authorize-repo.js';
 import { sendOciError, toOciError } from './oci-error-response.js';
 import { OciError } from './oci-errors.js';
@@ -35,8 +35,8 @@ export interface RegistryListenerOptions {
   historySegment: string;
   /** Connection count and timeouts; DEFAULT_LIMITS when absent. */
   limits?: ConnectionLimits;
-  /** Where blob bytes live (the filesystem driver's root: <data dir>/registry). */
-  blobRoot: string;
+  /** Where blob bytes live (the server opens it, locked to this process, and closes it after the listener). */
+  blobs: BlobStore;
 }
 
 type RawHandler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
@@ -140,7 +140,7 @@ export class RegistryListener {
       runtime,
       config,
       logger,
-      blobs: await FsBlobStore.open(this.opts.blobRoot),
+      blobs: this.opts.blobs,
       pullEvents: new PullEventLog(runtime.store),
       authorizeRepo: (request, name, action) => authorizeRepo(request, name, action, authDeps),
     };

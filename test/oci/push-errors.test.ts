@@ -3,11 +3,12 @@
 // manifest, a manifest naming a blob the repo lacks, a token for another
 // audience — and a server killed with SIGKILL in the middle of an upload,
 // restarted on the same data: nothing half-written is visible, and the client
-// resumes from the offset the registry reports and completes the blob.
+// resumes from the offset the registry reports and completes the blob. A
+// blob stored once is never replaced by a later upload of the same content.
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -109,6 +110,28 @@ describe('bad pushes', () => {
     assert.equal(done.status, 201, done.body);
     const got = await send(base, 'HEAD', `/v2/${name}/blobs/${sha256(bytes)}`, token);
     assert.equal(got.headers['content-length'], String(bytes.length));
+  });
+
+  it('keeps a stored blob as it is when the same content is pushed again, renewing only its time', async () => {
+    const bytes = randomBytes(100_000);
+    const digest = sha256(bytes);
+    assert.equal((await send(base, 'POST', `/v2/${name}/blobs/uploads/?digest=${digest}`, token, bytes)).status, 201);
+    const file = join(berth.dataDir, 'registry', 'blobs', 'sha256', digest.slice(7, 9), digest.slice(7));
+    const before = statSync(file);
+    await sleep(20);
+    // Pushed again, in chunks through a session this time: verified, then discarded for the stored blob.
+    const loc = await startUpload();
+    assert.equal((await send(base, 'PATCH', loc, token, bytes, { 'content-range': `0-${bytes.length - 1}` })).status, 202);
+    const again = await send(base, 'PUT', `${loc}?digest=${digest}`, token);
+    assert.equal(again.status, 201, again.body);
+    const after = statSync(file);
+    assert.equal(after.ino, before.ino, 'the stored file was not replaced');
+    assert.ok(after.mtimeMs > before.mtimeMs, 'its time is renewed (gc grace)');
+    assert.equal((await send(base, 'GET', loc, token)).status, 404, 'the upload is gone');
+    const wrong = await startUpload();
+    const bad = await send(base, 'PUT', `${wrong}?digest=${digest}`, token, randomBytes(100_000));
+    assert.equal(bad.status, 400, 'other content under a stored digest is still refused');
+    assert.equal(statSync(file).ino, before.ino);
   });
 
   it('answers an out-of-order chunk 416 with the range it holds, and changes nothing', async () => {

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { DigestMismatchError, UploadTooLargeError } from '../../src/registry/blobs/blob-store.js';
+import { BlobRootInUseError } from '../../src/registry/blobs/blob-root-lock.js';
 import { FsBlobLayout } from '../../src/registry/blobs/fs-blob-layout.js';
 import { FsBlobStore } from '../../src/registry/blobs/fs-blob-store.js';
 import { digestOf } from '../../src/registry/content/digest.js';
@@ -110,6 +111,39 @@ if (process.env.BERTH_ENOSPC_ROOT) {
       assert.equal(await restarted.cancel(id), true);
       assert.deepEqual(await readdir(layout.uploads), []);
       assert.deepEqual(await readAll((await restarted.read(d))!), bytes);
+    });
+
+    it('never replaces a stored blob: a second commit of its digest verifies, discards the upload and renews the time', async (t) => {
+      const { root, cleanup } = await tempRoot();
+      t.after(cleanup);
+      const layout = new FsBlobLayout(root);
+      const store = await FsBlobStore.open(root);
+      const bytes = randomBytes(50_000);
+      const first = await store.createUpload();
+      await store.append(first.id, 0, streamOf(bytes));
+      await store.commit(first.id, digest(bytes));
+      const before = await stat(layout.blobFile(digest(bytes)));
+      const second = await store.createUpload();
+      await store.append(second.id, 0, streamOf(bytes));
+      await new Promise((r) => setTimeout(r, 20));
+      const info = await store.commit(second.id, digest(bytes));
+      const after = await stat(layout.blobFile(digest(bytes)));
+      assert.equal(after.ino, before.ino, 'the same file');
+      assert.ok(info.modified.getTime() > before.mtimeMs);
+      assert.equal(await store.upload(second.id), undefined);
+      assert.deepEqual(await readdir(layout.uploads), []);
+    });
+
+    it('lets one exclusive opener hold a root at a time, and any number of plain ones (gc) beside it', async (t) => {
+      const { root, cleanup } = await tempRoot();
+      t.after(cleanup);
+      const server = await FsBlobStore.open(root, { exclusive: true });
+      await assert.rejects(FsBlobStore.open(root, { exclusive: true }), BlobRootInUseError);
+      const gc = await FsBlobStore.open(root);
+      assert.deepEqual(await collect(gc.list()), []);
+      await server.close();
+      const next = await FsBlobStore.open(root, { exclusive: true });
+      await next.close();
     });
 
     it('lists only files named for their digest in the right place', async (t) => {

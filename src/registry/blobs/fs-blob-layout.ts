@@ -2,8 +2,10 @@
 //   blobs/<algorithm>/<first 2 hex>/<hex>   committed blobs (immutable)
 //   uploads/<id>/data                       the bytes received so far
 //   uploads/<id>/started                    when the upload began (ISO 8601)
+//   lock                                    held by the serving process (blob-root-lock.ts)
 // An upload exists while its data file does; commit renames that file into
-// blobs/, so a blob path only ever holds verified, complete content.
+// blobs/ unless the digest is stored already, so a blob path only ever holds
+// verified, complete content and is never replaced.
 import { join } from 'node:path';
 import { type Digest, parseDigest } from '../content/digest.js';
 

@@ -6,22 +6,25 @@
 //   upload's size is always the bytes durably taken from whole appends.
 // - Commit checks the digest (from the sha256 state kept while appending, or
 //   by reading the file back), then fsyncs and renames the file into blobs/
-//   and fsyncs that directory: a blob appears whole or not at all.
+//   and fsyncs that directory: a blob appears whole or not at all. A digest
+//   already stored is never replaced: the verified upload is discarded and
+//   the stored blob's time renewed.
 // - Work on one upload is serialized in this process (KeyedLock). One
-//   process per root: an append in another process could hold the upload
-//   file open across this one's commit (a rename) and write into the
-//   committed blob. Several instances need a shared-object-store driver.
-//   `berth registry gc` is the one other process on a root: it only stats,
-//   lists and deletes committed blobs (atomic on a path) and cancels uploads
-//   older than its upload grace; a commit whose upload it removed meanwhile
-//   is UploadNotFoundError.
+//   process per root (blob-root-lock.ts, taken by the server): an append in
+//   another process could hold the upload file open across this one's commit
+//   and write into the committed blob. Several instances need an object-store
+//   driver. `berth registry gc` is the one other process on a root: it only
+//   stats, lists and deletes committed blobs (atomic on a path) and cancels
+//   uploads older than its upload grace; a commit whose upload it removed
+//   meanwhile is UploadNotFoundError.
 import type { Hash } from 'node:crypto';
 import type { Dirent } from 'node:fs';
-import { type FileHandle, mkdir, open, opendir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, opendir, readFile, rename, rm, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable, type Writable } from 'node:stream';
 import { type Digest, type DigestAlgorithm, digester, parseDigest } from '../content/digest.js';
 import { type BlobInfo, type BlobStore, DigestMismatchError, type UploadInfo, UploadNotFoundError, UploadOffsetError } from './blob-store.js';
+import { lockBlobRoot } from './blob-root-lock.js';
 import { IO_BUFFER, writeChunk } from './chunk-writer.js';
 import { makeDirs, syncDir } from './durable-dirs.js';
 import { FsBlobLayout } from './fs-blob-layout.js';
@@ -36,16 +39,34 @@ export class FsBlobStore implements BlobStore {
   private readonly locks = new KeyedLock();
   private readonly hashes = new UploadHashes();
 
+  private release: () => void = () => {};
+
   private constructor(root: string) {
     this.layout = new FsBlobLayout(root);
   }
 
-  /** A store rooted at `root`, creating it (0700) and its two directories when absent. */
-  static async open(root: string): Promise<FsBlobStore> {
+  /**
+   * A store rooted at `root`, creating it (0700) and its two directories when
+   * absent. `exclusive` (the server) takes the root's lock first, or throws
+   * BlobRootInUseError; close() releases it.
+   */
+  static async open(root: string, opts: { exclusive?: boolean } = {}): Promise<FsBlobStore> {
     const store = new FsBlobStore(root);
-    await makeDirs(store.layout.blobs);
-    await makeDirs(store.layout.uploads);
+    await makeDirs(root);
+    if (opts.exclusive) store.release = lockBlobRoot(root);
+    try {
+      await makeDirs(store.layout.blobs);
+      await makeDirs(store.layout.uploads);
+    } catch (err) {
+      store.release();
+      throw err;
+    }
     return store;
+  }
+
+  /** Releases the root's lock (when open() took it). */
+  async close(): Promise<void> {
+    this.release();
   }
 
   async stat(digest: Digest): Promise<BlobInfo | undefined> {
@@ -174,16 +195,20 @@ export class FsBlobStore implements BlobStore {
       const { size } = await file.stat();
       const actual = await this.contentDigest(id, file, size, digest.algorithm);
       if (actual !== digest.hex) throw new DigestMismatchError(`${digest.algorithm}:${actual}`);
-      // The blob's time is its commit time: gc's grace period starts now, also when it replaces an identical blob.
+      // The blob's time is its commit time: gc's grace period starts now, also when identical bytes are stored already.
       const now = new Date();
-      await file.utimes(now, now);
-      await file.sync();
-      await makeDirs(this.layout.blobDir(digest));
-      // Gone since we opened it: cancelled from another process (gc clearing a stale upload). Nothing was committed.
-      await rename(this.layout.uploadData(id), target).catch((err: NodeJS.ErrnoException) => {
-        throw err.code === 'ENOENT' ? new UploadNotFoundError() : err;
+      // One commit per digest at a time in this process: checking for the blob and renaming into place are one step.
+      await this.locks.run(digest.text, async () => {
+        if (await renewed(target, now)) return; // stored already: never replaced, this upload is discarded
+        await file.utimes(now, now);
+        await file.sync();
+        await makeDirs(this.layout.blobDir(digest));
+        // Gone since we opened it: cancelled from another process (gc clearing a stale upload). Nothing was committed.
+        await rename(this.layout.uploadData(id), target).catch((err: NodeJS.ErrnoException) => {
+          throw err.code === 'ENOENT' ? new UploadNotFoundError() : err;
+        });
+        await syncDir(this.layout.blobDir(digest));
       });
-      await syncDir(this.layout.blobDir(digest));
       this.hashes.delete(id);
       // Committed from here on. A cleanup that fails leaves a directory without data, which uploads() lists for gc.
       await this.removeUpload(id).catch(() => {});
@@ -276,6 +301,11 @@ async function absentIfMissing<T>(p: Promise<T>): Promise<T | undefined> {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
   }
+}
+
+/** Sets a stored blob's time to `now`; false when there is no blob at `path`. */
+async function renewed(path: string, now: Date): Promise<boolean> {
+  return (await absentIfMissing(utimes(path, now, now).then(() => true))) ?? false;
 }
 
 /** A directory's entries, none when it does not exist. */
