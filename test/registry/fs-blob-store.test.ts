@@ -10,7 +10,7 @@ import { appendFile, mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { DigestMismatchError, UploadTooLargeError } from '../../src/registry/blobs/blob-store.js';
+import { DigestMismatchError, UploadOffsetError, UploadTooLargeError } from '../../src/registry/blobs/blob-store.js';
 import { BlobRootInUseError } from '../../src/registry/blobs/blob-root-lock.js';
 import { FsBlobLayout } from '../../src/registry/blobs/fs-blob-layout.js';
 import { FsBlobStore } from '../../src/registry/blobs/fs-blob-store.js';
@@ -48,7 +48,7 @@ if (process.env.BERTH_ENOSPC_ROOT) {
   });
 
   describe('filesystem blob store', () => {
-    it('shows no blob and resumes the upload after a crash mid-append or mid-commit', async (t) => {
+    it('shows no blob and resumes the upload from its last acknowledged append after a crash mid-append or mid-commit', async (t) => {
       const { root, cleanup } = await tempRoot();
       t.after(cleanup);
       const layout = new FsBlobLayout(root);
@@ -56,11 +56,12 @@ if (process.env.BERTH_ENOSPC_ROOT) {
       const store = await FsBlobStore.open(root);
       const { id } = await store.createUpload();
       await store.append(id, 0, streamOf(bytes.subarray(0, MiB)));
-      // The process dies part way through the next chunk: the file holds some of it, nothing was truncated.
-      await appendFile(layout.uploadData(id), bytes.subarray(MiB, MiB + 12_345));
+      // The process dies part way through the next chunk: the file holds some of it, never acknowledged nor truncated.
+      await appendFile(layout.uploadData(id), randomBytes(12_345));
       const restarted = await FsBlobStore.open(root);
-      assert.equal((await restarted.upload(id))!.size, MiB + 12_345);
-      await restarted.append(id, MiB + 12_345, streamOf(bytes.subarray(MiB + 12_345)));
+      assert.equal((await restarted.upload(id))!.size, MiB, 'only the acknowledged append counts');
+      await assert.rejects(restarted.append(id, MiB + 12_345, streamOf(bytes.subarray(MiB + 12_345))), UploadOffsetError);
+      await restarted.append(id, MiB, streamOf(bytes.subarray(MiB)));
       // The whole content is in the upload file but the commit never ran: still no blob.
       const again = await FsBlobStore.open(root);
       assert.equal(await again.stat(digest(bytes)), undefined);
@@ -180,7 +181,7 @@ if (process.env.BERTH_ENOSPC_ROOT) {
       const open = await store.createUpload();
       await store.append(open.id, 0, streamOf(bytes));
       const found = await modes(root);
-      assert.equal(found.size, 9, [...found.keys()].join('\n')); // root, blobs/, sha512/, its prefix, the blob, uploads/, an upload, its data and start
+      assert.equal(found.size, 10, [...found.keys()].join('\n')); // root, blobs/, sha512/, its prefix, the blob, uploads/, an upload, its data, start and size
       for (const [p, m] of found) assert.equal(m.mode, m.dir ? 0o700 : 0o600, `${p} is ${m.mode.toString(8)}`);
     });
 

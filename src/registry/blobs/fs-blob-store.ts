@@ -1,9 +1,10 @@
 // The filesystem blob store: blobs and uploads as files under one root (the
 // registry passes `<data dir>/registry`; layout in fs-blob-layout.ts).
-// - An append writes at the upload's size and fsyncs before it resolves. It is
-//   all or nothing: on any failure (the client goes away, the limit, a full
-//   disk) the file is truncated back to where the append began, so the
-//   upload's size is always the bytes durably taken from whole appends.
+// - An append writes at the upload's size, fsyncs, then records the new size
+//   (upload-size-record.ts) before it resolves. Status reports the record, so
+//   the bytes of an append still running, or cut short by a kill, never count;
+//   on any failure (the client goes away, the limit, a full disk) the file is
+//   truncated back to where the append began.
 // - Commit checks the digest (from the sha256 state kept while appending, or
 //   by reading the file back), then fsyncs and renames the file into blobs/
 //   and fsyncs that directory: a blob appears whole or not at all. A digest
@@ -31,6 +32,7 @@ import { FsBlobLayout } from './fs-blob-layout.js';
 import { KeyedLock } from './keyed-lock.js';
 import { UploadHashes } from './upload-hashes.js';
 import { isUploadId, newUploadId } from './upload-id.js';
+import { readSizeRecord, writeSizeRecord } from './upload-size-record.js';
 
 const ALGORITHMS: DigestAlgorithm[] = ['sha256', 'sha512'];
 
@@ -152,6 +154,7 @@ export class FsBlobStore implements BlobStore {
     try {
       // started first: an upload exists once its data file does, and then it has a start time.
       await writeDurably(this.layout.uploadStarted(id), started.toISOString());
+      await writeSizeRecord(this.layout.uploadSize(id), 0, true);
       await writeDurably(this.layout.uploadData(id), '');
       await syncDir(dir);
       await syncDir(this.layout.uploads);
@@ -165,14 +168,16 @@ export class FsBlobStore implements BlobStore {
   async upload(id: string): Promise<UploadInfo | undefined> {
     if (!isUploadId(id)) return undefined;
     const data = await absentIfMissing(stat(this.layout.uploadData(id)));
-    return data === undefined ? undefined : { id, size: data.size, started: await this.started(id) };
+    if (data === undefined) return undefined;
+    const recorded = await readSizeRecord(this.layout.uploadSize(id));
+    return { id, size: Math.min(recorded ?? data.size, data.size), started: await this.started(id) };
   }
 
   async append(id: string, offset: number, data: Readable, limit = Number.MAX_SAFE_INTEGER): Promise<UploadInfo> {
     if (!Number.isSafeInteger(offset) || offset < 0) throw new RangeError('invalid upload offset');
     if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError('invalid upload limit');
     return this.withUpload(id, async (file) => {
-      const { size } = await file.stat();
+      const size = await this.durableSize(id, file);
       if (offset !== size) throw new UploadOffsetError(size);
       // Hash on the way only when the state covers every byte before this chunk.
       const hash = size === 0 ? digester('sha256') : this.hashes.get(id, size);
@@ -180,6 +185,7 @@ export class FsBlobStore implements BlobStore {
       try {
         const written = await writeChunk(data, file, offset, limit, hash);
         await file.sync();
+        await writeSizeRecord(this.layout.uploadSize(id), offset + written); // acknowledged from here on
         if (hash !== undefined) this.hashes.set(id, hash, offset + written);
         return { id, size: offset + written, started: await this.started(id) };
       } catch (err) {
@@ -192,7 +198,7 @@ export class FsBlobStore implements BlobStore {
   async commit(id: string, digest: Digest): Promise<BlobInfo> {
     const target = this.layout.blobFile(digest); // checks the digest before anything is touched
     return this.withUpload(id, async (file) => {
-      const { size } = await file.stat();
+      const size = await this.durableSize(id, file);
       const actual = await this.contentDigest(id, file, size, digest.algorithm);
       if (actual !== digest.hex) throw new DigestMismatchError(`${digest.algorithm}:${actual}`);
       // The blob's time is its commit time: gc's grace period starts now, also when identical bytes are stored already.
@@ -249,6 +255,21 @@ export class FsBlobStore implements BlobStore {
         await file.close();
       }
     });
+  }
+
+  /** The upload's acknowledged size; bytes past it (an append a kill cut short) are cut off the file first. */
+  private async durableSize(id: string, file: FileHandle): Promise<number> {
+    const { size } = await file.stat();
+    const recorded = await readSizeRecord(this.layout.uploadSize(id));
+    if (recorded === undefined || recorded === size) return size;
+    if (recorded > size) {
+      await writeSizeRecord(this.layout.uploadSize(id), size); // a record ahead of its file: only the file's bytes are there
+      return size;
+    }
+    this.hashes.delete(id);
+    await file.truncate(recorded);
+    await file.sync();
+    return recorded;
   }
 
   private async started(id: string): Promise<Date> {
