@@ -127,7 +127,9 @@ export class RegistryListener {
       const path = request.url.split('?')[0];
       return sendOciError(reply, new OciError('NAME_UNKNOWN', `no route for ${request.method} ${path.slice(0, 200)}`));
     });
-    app.setErrorHandler((err, request, reply) => sendOciError(reply, toOciError(err, logger, { method: request.method, path: request.url.split('?')[0] })));
+    app.setErrorHandler((err, request, reply) =>
+      sendOciError(reply, toOciError(err, logger, { method: request.method, path: request.url.split('?')[0] }, runtime.storage)),
+    );
 
     const authDeps: RepoAuthDeps = {
       config,

@@ -190,7 +190,7 @@ export class FsBlobStore implements BlobStore {
         return { id, size: offset + written, started: await this.started(id) };
       } catch (err) {
         await this.rollBack(id, file, offset, before);
-        throw err;
+        throw withPath(err, this.layout.uploadData(id)); // a write through a handle names no file; the log of a full disk should
       }
     });
   }
@@ -322,6 +322,13 @@ async function absentIfMissing<T>(p: Promise<T>): Promise<T | undefined> {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
   }
+}
+
+/** An errno error that names no file (a write through a handle) gets `path`, as Node's own errors carry it. */
+function withPath(err: unknown, path: string): unknown {
+  const e = err as { code?: unknown; path?: unknown } | null;
+  if (e && typeof e === 'object' && typeof e.code === 'string' && e.path === undefined) e.path = path;
+  return err;
 }
 
 /** Sets a stored blob's time to `now`; false when there is no blob at `path`. */
