@@ -13,6 +13,7 @@ import { answerClientErrorWith } from '../server/client-errors.js';
 import { DEFAULT_LIMITS, http1Server, type ConnectionLimits } from '../server/connection-limits.js';
 import { listen, type Listener } from '../server/listener.js';
 import { discardUnreadBody } from '../server/unread-body.js';
+import { healthz } from '../server/healthz.js';
 import type { BlobStore } from '../registry/blobs/blob-store.js';
 import { authenticateRegistry, authorizeRepo, type RepoAuthDeps } from './authorize-repo.js';
 import { sendOciError, toOciError } from './oci-error-response.js';
@@ -155,6 +156,7 @@ export class RegistryListener {
     };
     app.route({ method: ['GET', 'HEAD'], url: '/v2/', handler: base });
     app.route({ method: ['GET', 'HEAD'], url: '/v2', handler: base });
+    app.get('/healthz', healthz(runtime, logger)); // the API's answer, for probes that see only this port
 
     app.route({
       method: [...ALL_METHODS],

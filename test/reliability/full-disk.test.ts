@@ -2,7 +2,7 @@
 // filled up. A blob chunk the disk refuses is answered 507 UNAVAILABLE with
 // Retry-After (the spec's error body) and its upload is removed; an API write
 // SQLite cannot make (SQLITE_FULL) is 503 UNAVAILABLE with Retry-After; the
-// log names the path (never a token); /healthz says `degraded`
+// log names the path (never a token); /healthz says `degraded` on both ports
 // while writes fail this way, and `ok` once a write succeeds again.
 // Mounting needs root (or CAP_SYS_ADMIN): where mount is refused the test
 // skips and says so. (`ulimit -f` would give EFBIG, not ENOSPC.)
@@ -73,12 +73,12 @@ describe('a full disk', () => {
     const token = tok.json.token as string;
     const base = berth.registryUrl as string;
     const name = `${berth.orgName}/full`;
-    const health = async () => [(await rest(berth.url, 'GET', '/healthz')).json.status];
+    const health = async () => [(await rest(berth.url, 'GET', '/healthz')).json.status, (await rest(base, 'GET', '/healthz')).json.status];
     // The repo exists before the disk fills (creating it is a database write).
     const small = randomBytes(1000);
     const digestOf = (b: Buffer) => `sha256:${createHash('sha256').update(b).digest('hex')}`;
     assert.equal((await send(base, 'POST', `/v2/${name}/blobs/uploads/?digest=${digestOf(small)}`, token, small)).status, 201);
-    assert.deepEqual(await health(), ['ok']);
+    assert.deepEqual(await health(), ['ok', 'ok']);
 
     const start = await send(base, 'POST', `/v2/${name}/blobs/uploads/`, token);
     assert.equal(start.status, 202, start.body);
@@ -95,7 +95,7 @@ describe('a full disk', () => {
     const status = await send(base, 'GET', loc, token);
     assert.equal(status.status, 404, status.body);
     assert.equal(JSON.parse(status.body).errors[0].code, 'BLOB_UPLOAD_UNKNOWN');
-    assert.deepEqual(await health(), ['degraded']);
+    assert.deepEqual(await health(), ['degraded', 'degraded']);
     const logs = berth.recentLogs();
     assert.match(logs, /storage full/);
     assert.ok(logs.includes(join(mount, 'data', 'registry', 'uploads')), `the log names the path:\n${logs}`);
@@ -121,6 +121,6 @@ describe('a full disk', () => {
     rmSync(join(mount, 'filler-2'), { force: true });
     const again = await send(base, 'POST', `/v2/${name}/blobs/uploads/?digest=${digestOf(bytes)}`, token, bytes);
     assert.equal(again.status, 201, again.body);
-    assert.deepEqual(await health(), ['ok']);
+    assert.deepEqual(await health(), ['ok', 'ok']);
   });
 });
