@@ -67,6 +67,11 @@ export class OciError extends Error {
   }
 }
 
+/** A write refused for lack of space: 507 with the spec's body and Retry-After (UNAVAILABLE), so clients retry later. */
+export function outOfStorage(message = 'the server is out of storage; retry later', detail?: unknown): OciError {
+  return new OciError('UNAVAILABLE', message, detail, { status: 507 });
+}
+
 export function isOciError(err: unknown): err is OciError {
   return err instanceof OciError;
 }

@@ -13,7 +13,8 @@ import { answerClientErrorWith } from '../server/client-errors.js';
 import { DEFAULT_LIMITS, http1Server, type ConnectionLimits } from '../server/connection-limits.js';
 import { listen, type Listener } from '../server/listener.js';
 import { discardUnreadBody } from '../server/unread-body.js';
-import { FsBlobStore } from '../registry/blobs/fs-blob-store.js';
+import { healthz } from '../server/healthz.js';
+import type { BlobStore } from '../registry/blobs/blob-store.js';
 import { authenticateRegistry, authorizeRepo, type RepoAuthDeps } from './authorize-repo.js';
 import { sendOciError, toOciError } from './oci-error-response.js';
 import { OciError } from './oci-errors.js';
@@ -35,8 +36,8 @@ export interface RegistryListenerOptions {
   historySegment: string;
   /** Connection count and timeouts; DEFAULT_LIMITS when absent. */
   limits?: ConnectionLimits;
-  /** Where blob bytes live (the filesystem driver's root: <data dir>/registry). */
-  blobRoot: string;
+  /** Where blob bytes live (the server opens it, locked to this process, and closes it after the listener). */
+  blobs: BlobStore;
 }
 
 type RawHandler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
@@ -127,7 +128,9 @@ export class RegistryListener {
       const path = request.url.split('?')[0];
       return sendOciError(reply, new OciError('NAME_UNKNOWN', `no route for ${request.method} ${path.slice(0, 200)}`));
     });
-    app.setErrorHandler((err, request, reply) => sendOciError(reply, toOciError(err, logger, { method: request.method, path: request.url.split('?')[0] })));
+    app.setErrorHandler((err, request, reply) =>
+      sendOciError(reply, toOciError(err, logger, { method: request.method, path: request.url.split('?')[0] }, runtime.storage)),
+    );
 
     const authDeps: RepoAuthDeps = {
       config,
@@ -140,7 +143,7 @@ export class RegistryListener {
       runtime,
       config,
       logger,
-      blobs: await FsBlobStore.open(this.opts.blobRoot),
+      blobs: this.opts.blobs,
       pullEvents: new PullEventLog(runtime.store),
       authorizeRepo: (request, name, action) => authorizeRepo(request, name, action, authDeps),
     };
@@ -153,6 +156,7 @@ export class RegistryListener {
     };
     app.route({ method: ['GET', 'HEAD'], url: '/v2/', handler: base });
     app.route({ method: ['GET', 'HEAD'], url: '/v2', handler: base });
+    app.get('/healthz', healthz(runtime, logger)); // the API's answer, for probes that see only this port
 
     app.route({
       method: [...ALL_METHODS],

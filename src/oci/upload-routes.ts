@@ -9,7 +9,8 @@
 // got, DELETE cancels. The upload's state lives in the blob store and the
 // database, so the same URL keeps working across chunks and restarts. A
 // completed upload or a mount writes a push event (type blob) in the
-// transaction that links the blob; chunks write none.
+// transaction that links the blob; chunks write none. A chunk or commit the
+// disk refuses removes the upload and answers 507 (full-disk.ts).
 import type { Readable } from 'node:stream';
 import { BlobCollectedError, linkCommittedBlob, repoHasBlob } from '../registry/content/blob-links.js';
 import { findUpload, forgetUpload, recordUpload } from '../registry/content/upload-sessions.js';
@@ -24,6 +25,7 @@ import { chunkRange, receivedRange } from './byte-ranges.js';
 import { isOciError, OciError } from './oci-errors.js';
 import type { RegistryContext } from './registry-context.js';
 import { existingRepo, repoForPush } from './repo-for-route.js';
+import { unlessDiskFull } from './full-disk.js';
 import { NAME_PATTERN, type OciRoute } from './route-table.js';
 
 /** The largest blob Berth takes. */
@@ -188,8 +190,10 @@ export function uploadStartRoute(ctx: RegistryContext): OciRoute {
       }
       const upload = await startUpload(ctx, repoUid);
       if (digest) {
-        await appendBody(ctx, name, upload, request.raw, undefined, request.headers['content-length']);
-        await commitUpload(ctx, origin, repoUid, upload.id, digest);
+        await unlessDiskFull(ctx, request, upload.id, async () => {
+          await appendBody(ctx, name, upload, request.raw, undefined, request.headers['content-length']);
+          await commitUpload(ctx, origin, repoUid, upload.id, digest);
+        });
         return reply
           .code(201)
           .headers({ location: blobLocation(name, digest.text), 'docker-content-digest': digest.text, 'content-length': '0' })
@@ -232,7 +236,9 @@ export function uploadRoute(ctx: RegistryContext): OciRoute {
           await transact(ctx.runtime.store, (tx) => forgetUpload(tx, id));
           return reply.code(204).send();
         case 'PATCH': {
-          const after = await appendBody(ctx, name, upload, request.raw, request.headers['content-range'], request.headers['content-length']);
+          const after = await unlessDiskFull(ctx, request, id, () =>
+            appendBody(ctx, name, upload, request.raw, request.headers['content-range'], request.headers['content-length']),
+          );
           return reply
             .code(202)
             .headers({ location: uploadLocation(name, id), range: receivedRange(after.size), 'docker-upload-uuid': id, 'content-length': '0' })
@@ -242,8 +248,10 @@ export function uploadRoute(ctx: RegistryContext): OciRoute {
           const digestText = queryOf(request.url).get('digest');
           if (digestText === null) throw new OciError('DIGEST_INVALID', 'the digest query parameter is required to complete an upload');
           const digest = digestParam(digestText);
-          await appendBody(ctx, name, upload, request.raw, request.headers['content-range'], request.headers['content-length']);
-          await commitUpload(ctx, originOf(request, access), repoUid, id, digest);
+          await unlessDiskFull(ctx, request, id, async () => {
+            await appendBody(ctx, name, upload, request.raw, request.headers['content-range'], request.headers['content-length']);
+            await commitUpload(ctx, originOf(request, access), repoUid, id, digest);
+          });
           return reply
             .code(201)
             .headers({ location: blobLocation(name, digest.text), 'docker-content-digest': digest.text, 'content-length': '0' })

@@ -4,6 +4,7 @@
 // delivery will be one). Listeners (the API today, the registry next) attach
 // to a runtime; shutdown is ordered: listeners drain first (their owner closes
 // them), then workers stop, then the store closes.
+import { StorageHealth } from './storage-health.js';
 import type { Logger } from 'pino';
 import { Authenticator } from '../auth/authenticate.js';
 import { ExternalIssuers } from '../auth/external-issuers.js';
@@ -65,6 +66,8 @@ const WORKER_STOP_MS = 10_000;
 export class Runtime {
   private readonly workers: BackgroundWorker[] = [];
   private stopped = false;
+  /** Whether writes fail for lack of space (for /healthz and the error mappers). */
+  readonly storage: StorageHealth;
 
   private constructor(
     readonly store: Store,
@@ -81,7 +84,10 @@ export class Runtime {
     /** The registry, when this process runs one. */
     readonly registry: RegistryLocation | undefined,
     readonly refreshTokens: RefreshTokens,
-  ) {}
+    dataDir: string,
+  ) {
+    this.storage = new StorageHealth(dataDir, logger);
+  }
 
   /** Opens everything on a migrated store; on an empty database, runs first start. */
   static async start(store: Store, opts: RuntimeOptions): Promise<Runtime> {
@@ -116,6 +122,7 @@ export class Runtime {
       audiences,
       opts.registryAudience === undefined || opts.registryUrl === undefined ? undefined : { url: opts.registryUrl, audience: opts.registryAudience },
       new RefreshTokens(store, issuer.signingKey),
+      opts.dataDir,
     );
   }
 

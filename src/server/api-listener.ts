@@ -24,6 +24,7 @@ import { registerReflection } from './reflection-service.js';
 import { restPlugin } from './rest/rest-plugin.js';
 import { normalizeError } from './normalize-error.js';
 import { guard } from './rpc-guard.js';
+import { healthz } from './healthz.js';
 import { allServices } from './services.js';
 
 export interface ApiListenerOptions {
@@ -96,7 +97,7 @@ export class ApiListener {
         return this.h1;
       },
     });
-    const guardDeps = { authenticator: runtime.authenticator([runtime.url]), logger };
+    const guardDeps = { authenticator: runtime.authenticator([runtime.url]), logger, storage: runtime.storage };
     const services = allServices(runtime.services).map((s) => ({
       service: s.service,
       impl: guard(s.service, s.impl, guardDeps, s),
@@ -117,7 +118,7 @@ export class ApiListener {
       readMaxBytes: bodyLimit,
       shutdownTimeoutMs: 10_000,
     });
-    await app.register(restPlugin, { services, bodyLimit, logger });
+    await app.register(restPlugin, { services, bodyLimit, logger, storage: runtime.storage });
     const exchange = {
       store: runtime.store,
       identities: runtime.identities,
@@ -135,17 +136,8 @@ export class ApiListener {
       directory: new IamLoginDirectory(runtime.store, runtime.services.secrets),
       refreshTokens: runtime.refreshTokens,
     };
-    await app.register(authRoutes, { issuer: runtime.issuer, exchange, login, logger, registry: runtime.registry });
-    app.get('/healthz', async (_req, reply) => {
-      // Unauthenticated: the cause of a failure goes to the log, never to the caller.
-      try {
-        await runtime.store.db.selectFrom('settings').select('key').limit(1).execute();
-        return reply.send({ status: 'ok' });
-      } catch (err) {
-        logger.warn({ err }, 'health check failed');
-        return reply.code(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send({ status: 'unavailable' });
-      }
-    });
+    await app.register(authRoutes, { issuer: runtime.issuer, exchange, login, logger, registry: runtime.registry, storage: runtime.storage });
+    app.get('/healthz', healthz(runtime, logger));
     // Any other path, under any prefix or none: the structured 404, never the framework's own body.
     app.setNotFoundHandler((request, reply) => {
       const path = request.url.split('?')[0];
@@ -160,7 +152,7 @@ export class ApiListener {
           ? badBody(domain, `the request body exceeds ${bodyLimit} bytes`)
           : err.code?.startsWith('FST_ERR_CTP')
             ? badBody(domain, 'the request body could not be read')
-            : normalizeError(err, domain, logger, { path });
+            : normalizeError(err, domain, logger, { path }, runtime.storage);
       const { status, body, headers } = errorResponse(cause, domain);
       return reply.code(status).headers(headers).header('content-type', 'application/json').send(JSON.stringify(body));
     });

@@ -11,6 +11,7 @@ import { openStore, type Store } from '../store/store.js';
 import { REGISTRY_REQUEST_TIMEOUT_MS } from '../oci/registry-config.js';
 import { RegistryListener } from '../oci/registry-listener.js';
 import { registryBlobRoot } from '../registry/blobs/fs-blob-layout.js';
+import { FsBlobStore } from '../registry/blobs/fs-blob-store.js';
 import { ApiListener } from './api-listener.js';
 import { DEFAULT_LIMITS, type ConnectionLimits } from './connection-limits.js';
 import type { EventSettings } from '../events/event-settings.js';
@@ -75,7 +76,15 @@ export interface RunningServer {
 const DRAIN_MS = 10_000;
 
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
-  const store = await openStore({ databaseUrl: opts.databaseUrl, dataDir: opts.dataDir, logger: opts.logger });
+  // The blob store first: a second server on this --data stops here, before it opens or binds anything.
+  const blobs = opts.registry ? await FsBlobStore.open(registryBlobRoot(opts.dataDir), { exclusive: true }) : undefined;
+  let store: Store;
+  try {
+    store = await openStore({ databaseUrl: opts.databaseUrl, dataDir: opts.dataDir, logger: opts.logger });
+  } catch (err) {
+    await blobs?.close();
+    throw err;
+  }
   let api: ApiListener | undefined;
   let registry: RegistryListener | undefined;
   let runtime: Runtime | undefined;
@@ -86,7 +95,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
         ...opts.registry,
         logger: opts.logger,
         limits: { ...(opts.limits ?? DEFAULT_LIMITS), requestTimeoutMs: opts.registry.requestTimeoutMs ?? REGISTRY_REQUEST_TIMEOUT_MS },
-        blobRoot: registryBlobRoot(opts.dataDir),
+        blobs: blobs as FsBlobStore,
       });
     const url = (opts.publicUrl ?? api.url).replace(/\/$/, '');
     runtime = await Runtime.start(store, {
@@ -120,6 +129,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     await Promise.all([api?.close(0), registry?.close(0)]);
     if (runtime) await runtime.stop();
     else await store.close();
+    await blobs?.close();
     throw err;
   }
   const [listener, reg, rt] = [api, registry, runtime];
@@ -137,6 +147,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       // Both drain at once, each bounded, before the runtime (and its store) goes.
       await Promise.all([listener.close(DRAIN_MS), reg?.close(DRAIN_MS)]);
       await rt.stop();
+      await blobs?.close();
     },
   };
 }

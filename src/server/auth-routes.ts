@@ -13,6 +13,7 @@ import { login, loginSettings, type LoginDeps } from '../auth/provider-login.js'
 import { exchange, exchangeRefreshToken, type ExchangeDeps } from '../auth/sts-exchange.js';
 import { errorResponse } from './error-body.js';
 import { normalizeError } from './normalize-error.js';
+import type { StorageHealth } from '../runtime/storage-health.js';
 
 function params(req: FastifyRequest): URLSearchParams {
   const out = new URL(req.url, 'http://berth.invalid').searchParams;
@@ -28,7 +29,7 @@ function params(req: FastifyRequest): URLSearchParams {
 
 export async function authRoutes(
   app: FastifyInstance,
-  opts: { issuer: Issuer; exchange: ExchangeDeps; login: LoginDeps; logger: Logger; registry?: RegistryLocation },
+  opts: { issuer: Issuer; exchange: ExchangeDeps; login: LoginDeps; logger: Logger; registry?: RegistryLocation; storage?: StorageHealth },
 ) {
   const registry = opts.registry ? { berth_registry_url: opts.registry.url, berth_registry_audience: opts.registry.audience } : {};
   app.get('/.well-known/openid-configuration', async (_req, reply) => reply.send({ ...opts.issuer.discoveryDocument(), ...registry }));
@@ -36,7 +37,7 @@ export async function authRoutes(
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_r, body, done) => done(null, body));
   const bearer = (req: FastifyRequest) => /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1] ?? '';
   const failed = (reply: FastifyReply, err: unknown, path: string) => {
-    const { status, body, headers } = errorResponse(normalizeError(err, STS_DOMAIN, opts.logger, { path }), STS_DOMAIN);
+    const { status, body, headers } = errorResponse(normalizeError(err, STS_DOMAIN, opts.logger, { path }, opts.storage), STS_DOMAIN);
     return reply.code(status).headers(headers).send(body);
   };
   // Parameters come from the query or a form body, repeatable ones as aud=…&aud=… or aud[]=… (the SDK's form).

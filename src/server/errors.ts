@@ -51,6 +51,16 @@ export const databaseUnavailable = defineError(
   },
   (domain: string) => dbUnavailable(domain),
 );
+export const storageFull = defineError(
+  {
+    domain: 'any',
+    name: 'storageFull',
+    code: Code.Unavailable,
+    detail: 'ErrorInfo only',
+    when: 'the disk holding the database or the data directory is full: retry once space is freed (with Retry-After; the path is logged)',
+  },
+  (domain: string) => unavailable(domain, 'the server is out of storage; retry later'),
+);
 export const justCreated = defineError(
   {
     domain: 'any',

@@ -4,6 +4,7 @@
 // error — in that order, before the implementation runs. An operator may ask
 // for a token on a service whose RPCs are anonymous by their annotation (the
 // advisory feed's --feed-requires-auth): `requireToken`.
+import type { StorageHealth } from '../runtime/storage-health.js';
 import type { DescService, Message } from '@bufbuild/protobuf';
 import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
 import type { Logger } from 'pino';
@@ -18,6 +19,8 @@ import { normalizeError } from './normalize-error.js';
 export interface GuardDeps {
   authenticator: Authenticator;
   logger: Logger;
+  /** Notes a full disk for /healthz. */
+  storage?: StorageHealth;
 }
 
 type Handler = (req: Message, ctx: HandlerContext) => Promise<Message>;
@@ -57,7 +60,7 @@ export function guard<S extends DescService>(service: S, impl: ServiceImpl<S>, d
         }
         return await handler(req, ctx);
       } catch (err) {
-        throw normalizeError(err, domain, deps.logger, where);
+        throw normalizeError(err, domain, deps.logger, where, deps.storage);
       }
     };
   }

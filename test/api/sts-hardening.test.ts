@@ -256,7 +256,8 @@ describe('single-use assertions across instances', () => {
     const shared = mkdtempSync(join(tmpdir(), 'berth-sts-'));
     const dirs = usingPostgres() ? [mkdtempSync(join(tmpdir(), 'berth-sts-a-')), mkdtempSync(join(tmpdir(), 'berth-sts-b-'))] : [shared, shared];
     const a = await startBerth({ databaseUrl, dataDir: dirs[0], publicUrl });
-    const b = await startBerth({ databaseUrl, dataDir: dirs[1], publicUrl });
+    // Sharing the SQLite file's directory, only the first serves the registry (one --data serves one registry).
+    const b = await startBerth({ databaseUrl, dataDir: dirs[1], publicUrl, extraArgs: usingPostgres() ? [] : ['--registry-listen', 'off'] });
     try {
       const token = ownerToken(a.credentialsFile, a.url);
       const id = await staticIdentity(a, token);

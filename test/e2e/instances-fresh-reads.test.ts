@@ -15,7 +15,10 @@ describe('two instances on one database', () => {
     const shared = mkdtempSync(join(tmpdir(), 'berth-shared-'));
     const publicUrl = 'http://berth.test';
     const a = await startBerth({ databaseUrl, dataDir: usingPostgres() ? mkdtempSync(join(tmpdir(), 'berth-a-')) : shared, publicUrl });
-    const b = await startBerth({ databaseUrl, dataDir: usingPostgres() ? mkdtempSync(join(tmpdir(), 'berth-b-')) : shared, publicUrl });
+    // Sharing the SQLite file, only one of them serves the registry (one --data serves one registry).
+    const b = usingPostgres()
+      ? await startBerth({ databaseUrl, dataDir: mkdtempSync(join(tmpdir(), 'berth-b-')), publicUrl })
+      : await startBerth({ databaseUrl, dataDir: shared, publicUrl, extraArgs: ['--registry-listen', 'off'] });
     try {
       const token = ownerToken(a.credentialsFile, a.url);
       const org = a.orgUid;

@@ -14,9 +14,12 @@ describe('several instances on one database', () => {
     const databaseUrl = await freshDatabase();
     const shared = mkdtempSync(join(tmpdir(), 'berth-shared-'));
     const publicUrl = 'http://berth.test';
-    // On PostgreSQL each instance has its own data dir; on SQLite they share the file.
+    // On PostgreSQL each instance has its own data dir; on SQLite they share the file, and only the first serves
+    // the registry (one --data serves one registry: a second would refuse to start, one-data-dir.test.ts).
     const dirs = usingPostgres() ? [mkdtempSync(join(tmpdir(), 'berth-a-')), mkdtempSync(join(tmpdir(), 'berth-b-'))] : [shared, shared];
-    const started = await Promise.allSettled(dirs.map((dataDir) => startBerth({ databaseUrl, dataDir, publicUrl })));
+    const started = await Promise.allSettled(
+      dirs.map((dataDir, i) => startBerth({ databaseUrl, dataDir, publicUrl, extraArgs: i > 0 && !usingPostgres() ? ['--registry-listen', 'off'] : [] })),
+    );
     const running = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
     if (running.length < 2) {
       await Promise.all(running.map((r) => r.stop()));

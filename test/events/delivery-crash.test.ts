@@ -80,7 +80,8 @@ describe('event delivery across a crash', () => {
     cleanup.push(() => dropDatabase(databaseUrl));
     const a = await startBerth({ dataDir, databaseUrl, extraArgs: ARGS });
     cleanup.push(() => a.stop());
-    const b = await startBerth({ dataDir, databaseUrl, extraArgs: ARGS });
+    // One data directory: only the first serves the registry (a second would refuse to start on it).
+    const b = await startBerth({ dataDir, databaseUrl, extraArgs: [...ARGS, '--registry-listen', 'off'] });
     cleanup.push(() => b.stop());
     const receiver = await EventReceiver.start(a.url);
     cleanup.push(() => receiver.close());

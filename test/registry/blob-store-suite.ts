@@ -5,8 +5,9 @@
 // Longer than most files because it is one list of cases, each a behaviour.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { Readable, Writable } from 'node:stream';
+import { PassThrough, Readable, Writable } from 'node:stream';
 import { describe, it, type TestContext } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type BlobStore, DigestMismatchError, UploadNotFoundError, UploadOffsetError, UploadTooLargeError } from '../../src/registry/blobs/blob-store.js';
 import { type Digest, type DigestAlgorithm, digester, digestOf, parseDigest } from '../../src/registry/content/digest.js';
 
@@ -291,6 +292,30 @@ export function blobStoreSuite(name: string, open: () => Promise<OpenedStore>): 
       assert.equal(won[0].value.size, winner.length);
       assert.ok(lost[0].reason instanceof UploadOffsetError && lost[0].reason.expected === winner.length, String(lost[0].reason));
       assert.equal((await store.commit(id, digest(winner))).size, winner.length);
+    });
+
+    it('counts only what appends acknowledged: not the bytes of one still running, in this instance or another', async (t) => {
+      const { store, reopen } = await setUp(t);
+      const bytes = randomBytes(3 * MiB);
+      const { id } = await store.createUpload();
+      await store.append(id, 0, streamOf(bytes.subarray(0, MiB)));
+      const body = new PassThrough();
+      const running = store.append(id, MiB, body);
+      body.write(bytes.subarray(MiB, 2 * MiB));
+      const other = await reopen();
+      for (let i = 0; i < 10; i++) {
+        await sleep(20); // the driver has had time to take (and store) what was written
+        assert.equal((await store.upload(id))!.size, MiB, 'an append still running counts for nothing');
+        assert.equal((await other.upload(id))!.size, MiB, 'nor seen from another instance');
+        assert.deepEqual(
+          (await collect(store.uploads())).map((u) => u.size),
+          [MiB],
+        );
+      }
+      body.end(bytes.subarray(2 * MiB));
+      assert.equal((await running).size, bytes.length);
+      assert.equal((await store.upload(id))!.size, bytes.length);
+      assert.equal((await store.commit(id, digest(bytes))).size, bytes.length);
     });
 
     it('leaves an upload resumable when the stream fails mid-chunk', async (t) => {

@@ -10,7 +10,8 @@ import { appendFile, mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { DigestMismatchError, UploadTooLargeError } from '../../src/registry/blobs/blob-store.js';
+import { DigestMismatchError, UploadOffsetError, UploadTooLargeError } from '../../src/registry/blobs/blob-store.js';
+import { BlobRootInUseError } from '../../src/registry/blobs/blob-root-lock.js';
 import { FsBlobLayout } from '../../src/registry/blobs/fs-blob-layout.js';
 import { FsBlobStore } from '../../src/registry/blobs/fs-blob-store.js';
 import { digestOf } from '../../src/registry/content/digest.js';
@@ -47,7 +48,7 @@ if (process.env.BERTH_ENOSPC_ROOT) {
   });
 
   describe('filesystem blob store', () => {
-    it('shows no blob and resumes the upload after a crash mid-append or mid-commit', async (t) => {
+    it('shows no blob and resumes the upload from its last acknowledged append after a crash mid-append or mid-commit', async (t) => {
       const { root, cleanup } = await tempRoot();
       t.after(cleanup);
       const layout = new FsBlobLayout(root);
@@ -55,11 +56,12 @@ if (process.env.BERTH_ENOSPC_ROOT) {
       const store = await FsBlobStore.open(root);
       const { id } = await store.createUpload();
       await store.append(id, 0, streamOf(bytes.subarray(0, MiB)));
-      // The process dies part way through the next chunk: the file holds some of it, nothing was truncated.
-      await appendFile(layout.uploadData(id), bytes.subarray(MiB, MiB + 12_345));
+      // The process dies part way through the next chunk: the file holds some of it, never acknowledged nor truncated.
+      await appendFile(layout.uploadData(id), randomBytes(12_345));
       const restarted = await FsBlobStore.open(root);
-      assert.equal((await restarted.upload(id))!.size, MiB + 12_345);
-      await restarted.append(id, MiB + 12_345, streamOf(bytes.subarray(MiB + 12_345)));
+      assert.equal((await restarted.upload(id))!.size, MiB, 'only the acknowledged append counts');
+      await assert.rejects(restarted.append(id, MiB + 12_345, streamOf(bytes.subarray(MiB + 12_345))), UploadOffsetError);
+      await restarted.append(id, MiB, streamOf(bytes.subarray(MiB)));
       // The whole content is in the upload file but the commit never ran: still no blob.
       const again = await FsBlobStore.open(root);
       assert.equal(await again.stat(digest(bytes)), undefined);
@@ -112,6 +114,39 @@ if (process.env.BERTH_ENOSPC_ROOT) {
       assert.deepEqual(await readAll((await restarted.read(d))!), bytes);
     });
 
+    it('never replaces a stored blob: a second commit of its digest verifies, discards the upload and renews the time', async (t) => {
+      const { root, cleanup } = await tempRoot();
+      t.after(cleanup);
+      const layout = new FsBlobLayout(root);
+      const store = await FsBlobStore.open(root);
+      const bytes = randomBytes(50_000);
+      const first = await store.createUpload();
+      await store.append(first.id, 0, streamOf(bytes));
+      await store.commit(first.id, digest(bytes));
+      const before = await stat(layout.blobFile(digest(bytes)));
+      const second = await store.createUpload();
+      await store.append(second.id, 0, streamOf(bytes));
+      await new Promise((r) => setTimeout(r, 20));
+      const info = await store.commit(second.id, digest(bytes));
+      const after = await stat(layout.blobFile(digest(bytes)));
+      assert.equal(after.ino, before.ino, 'the same file');
+      assert.ok(info.modified.getTime() > before.mtimeMs);
+      assert.equal(await store.upload(second.id), undefined);
+      assert.deepEqual(await readdir(layout.uploads), []);
+    });
+
+    it('lets one exclusive opener hold a root at a time, and any number of plain ones (gc) beside it', async (t) => {
+      const { root, cleanup } = await tempRoot();
+      t.after(cleanup);
+      const server = await FsBlobStore.open(root, { exclusive: true });
+      await assert.rejects(FsBlobStore.open(root, { exclusive: true }), BlobRootInUseError);
+      const gc = await FsBlobStore.open(root);
+      assert.deepEqual(await collect(gc.list()), []);
+      await server.close();
+      const next = await FsBlobStore.open(root, { exclusive: true });
+      await next.close();
+    });
+
     it('lists only files named for their digest in the right place', async (t) => {
       const { root, cleanup } = await tempRoot();
       t.after(cleanup);
@@ -146,7 +181,7 @@ if (process.env.BERTH_ENOSPC_ROOT) {
       const open = await store.createUpload();
       await store.append(open.id, 0, streamOf(bytes));
       const found = await modes(root);
-      assert.equal(found.size, 9, [...found.keys()].join('\n')); // root, blobs/, sha512/, its prefix, the blob, uploads/, an upload, its data and start
+      assert.equal(found.size, 10, [...found.keys()].join('\n')); // root, blobs/, sha512/, its prefix, the blob, uploads/, an upload, its data, start and size
       for (const [p, m] of found) assert.equal(m.mode, m.dir ? 0o700 : 0o600, `${p} is ${m.mode.toString(8)}`);
     });
 

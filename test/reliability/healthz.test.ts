@@ -1,5 +1,6 @@
 // /healthz needs no token, so it must not tell the caller why the database
 // failed: it answers 503 {"status":"unavailable"} and the cause is logged.
+// The registry port answers the same (a probe may see only that port).
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -23,18 +24,22 @@ async function breakDatabase(berth: Berth): Promise<void> {
 }
 
 describe('GET /healthz', () => {
-  it('answers 200 {"status":"ok"}, and 503 {"status":"unavailable"} without the database error when the database fails', async () => {
+  it('answers 200 {"status":"ok"}, and 503 {"status":"unavailable"} without the database error when the database fails, on the API and the registry port', async () => {
     const berth = await startBerth();
     try {
-      const ok = await rest(berth.url, 'GET', '/healthz');
-      assert.equal(ok.status, 200);
-      assert.deepEqual(ok.json, { status: 'ok' });
+      for (const base of [berth.url, berth.registryUrl as string]) {
+        const ok = await rest(base, 'GET', '/healthz');
+        assert.equal(ok.status, 200, `${base}: ${ok.text}`);
+        assert.deepEqual(ok.json, { status: 'ok' });
+      }
 
       await breakDatabase(berth);
-      const down = await rest(berth.url, 'GET', '/healthz');
-      assert.equal(down.status, 503, down.text);
-      assert.deepEqual(down.json, { status: 'unavailable' });
-      assert.ok(down.headers.get('retry-after'));
+      for (const base of [berth.url, berth.registryUrl as string]) {
+        const down = await rest(base, 'GET', '/healthz');
+        assert.equal(down.status, 503, `${base}: ${down.text}`);
+        assert.deepEqual(down.json, { status: 'unavailable' });
+        assert.ok(down.headers.get('retry-after'));
+      }
       assert.equal(berth.process.exitCode, null, 'the process is still running');
     } finally {
       await berth.stop();

@@ -2,8 +2,11 @@
 //   blobs/<algorithm>/<first 2 hex>/<hex>   committed blobs (immutable)
 //   uploads/<id>/data                       the bytes received so far
 //   uploads/<id>/started                    when the upload began (ISO 8601)
+//   uploads/<id>/size                       the bytes durably appended (acknowledged)
+//   lock                                    held by the serving process (blob-root-lock.ts)
 // An upload exists while its data file does; commit renames that file into
-// blobs/, so a blob path only ever holds verified, complete content.
+// blobs/ unless the digest is stored already, so a blob path only ever holds
+// verified, complete content and is never replaced.
 import { join } from 'node:path';
 import { type Digest, parseDigest } from '../content/digest.js';
 
@@ -40,6 +43,10 @@ export class FsBlobLayout {
 
   uploadStarted(id: string): string {
     return join(this.uploads, id, 'started');
+  }
+
+  uploadSize(id: string): string {
+    return join(this.uploads, id, 'size');
   }
 }
 

@@ -1,33 +1,38 @@
 // The filesystem blob store: blobs and uploads as files under one root (the
 // registry passes `<data dir>/registry`; layout in fs-blob-layout.ts).
-// - An append writes at the upload's size and fsyncs before it resolves. It is
-//   all or nothing: on any failure (the client goes away, the limit, a full
-//   disk) the file is truncated back to where the append began, so the
-//   upload's size is always the bytes durably taken from whole appends.
+// - An append writes at the upload's size, fsyncs, then records the new size
+//   (upload-size-record.ts) before it resolves. Status reports the record, so
+//   the bytes of an append still running, or cut short by a kill, never count;
+//   on any failure (the client goes away, the limit, a full disk) the file is
+//   truncated back to where the append began.
 // - Commit checks the digest (from the sha256 state kept while appending, or
 //   by reading the file back), then fsyncs and renames the file into blobs/
-//   and fsyncs that directory: a blob appears whole or not at all.
+//   and fsyncs that directory: a blob appears whole or not at all. A digest
+//   already stored is never replaced: the verified upload is discarded and
+//   the stored blob's time renewed.
 // - Work on one upload is serialized in this process (KeyedLock). One
-//   process per root: an append in another process could hold the upload
-//   file open across this one's commit (a rename) and write into the
-//   committed blob. Several instances need a shared-object-store driver.
-//   `berth registry gc` is the one other process on a root: it only stats,
-//   lists and deletes committed blobs (atomic on a path) and cancels uploads
-//   older than its upload grace; a commit whose upload it removed meanwhile
-//   is UploadNotFoundError.
+//   process per root (blob-root-lock.ts, taken by the server): an append in
+//   another process could hold the upload file open across this one's commit
+//   and write into the committed blob. Several instances need an object-store
+//   driver. `berth registry gc` is the one other process on a root: it only
+//   stats, lists and deletes committed blobs (atomic on a path) and cancels
+//   uploads older than its upload grace; a commit whose upload it removed
+//   meanwhile is UploadNotFoundError.
 import type { Hash } from 'node:crypto';
 import type { Dirent } from 'node:fs';
-import { type FileHandle, mkdir, open, opendir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, opendir, readFile, rename, rm, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable, type Writable } from 'node:stream';
 import { type Digest, type DigestAlgorithm, digester, parseDigest } from '../content/digest.js';
 import { type BlobInfo, type BlobStore, DigestMismatchError, type UploadInfo, UploadNotFoundError, UploadOffsetError } from './blob-store.js';
+import { lockBlobRoot } from './blob-root-lock.js';
 import { IO_BUFFER, writeChunk } from './chunk-writer.js';
 import { makeDirs, syncDir } from './durable-dirs.js';
 import { FsBlobLayout } from './fs-blob-layout.js';
 import { KeyedLock } from './keyed-lock.js';
 import { UploadHashes } from './upload-hashes.js';
 import { isUploadId, newUploadId } from './upload-id.js';
+import { readSizeRecord, writeSizeRecord } from './upload-size-record.js';
 
 const ALGORITHMS: DigestAlgorithm[] = ['sha256', 'sha512'];
 
@@ -36,16 +41,34 @@ export class FsBlobStore implements BlobStore {
   private readonly locks = new KeyedLock();
   private readonly hashes = new UploadHashes();
 
+  private release: () => void = () => {};
+
   private constructor(root: string) {
     this.layout = new FsBlobLayout(root);
   }
 
-  /** A store rooted at `root`, creating it (0700) and its two directories when absent. */
-  static async open(root: string): Promise<FsBlobStore> {
+  /**
+   * A store rooted at `root`, creating it (0700) and its two directories when
+   * absent. `exclusive` (the server) takes the root's lock first, or throws
+   * BlobRootInUseError; close() releases it.
+   */
+  static async open(root: string, opts: { exclusive?: boolean } = {}): Promise<FsBlobStore> {
     const store = new FsBlobStore(root);
-    await makeDirs(store.layout.blobs);
-    await makeDirs(store.layout.uploads);
+    await makeDirs(root);
+    if (opts.exclusive) store.release = lockBlobRoot(root);
+    try {
+      await makeDirs(store.layout.blobs);
+      await makeDirs(store.layout.uploads);
+    } catch (err) {
+      store.release();
+      throw err;
+    }
     return store;
+  }
+
+  /** Releases the root's lock (when open() took it). */
+  async close(): Promise<void> {
+    this.release();
   }
 
   async stat(digest: Digest): Promise<BlobInfo | undefined> {
@@ -131,6 +154,7 @@ export class FsBlobStore implements BlobStore {
     try {
       // started first: an upload exists once its data file does, and then it has a start time.
       await writeDurably(this.layout.uploadStarted(id), started.toISOString());
+      await writeSizeRecord(this.layout.uploadSize(id), 0, true);
       await writeDurably(this.layout.uploadData(id), '');
       await syncDir(dir);
       await syncDir(this.layout.uploads);
@@ -144,14 +168,16 @@ export class FsBlobStore implements BlobStore {
   async upload(id: string): Promise<UploadInfo | undefined> {
     if (!isUploadId(id)) return undefined;
     const data = await absentIfMissing(stat(this.layout.uploadData(id)));
-    return data === undefined ? undefined : { id, size: data.size, started: await this.started(id) };
+    if (data === undefined) return undefined;
+    const recorded = await readSizeRecord(this.layout.uploadSize(id));
+    return { id, size: Math.min(recorded ?? data.size, data.size), started: await this.started(id) };
   }
 
   async append(id: string, offset: number, data: Readable, limit = Number.MAX_SAFE_INTEGER): Promise<UploadInfo> {
     if (!Number.isSafeInteger(offset) || offset < 0) throw new RangeError('invalid upload offset');
     if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError('invalid upload limit');
     return this.withUpload(id, async (file) => {
-      const { size } = await file.stat();
+      const size = await this.durableSize(id, file);
       if (offset !== size) throw new UploadOffsetError(size);
       // Hash on the way only when the state covers every byte before this chunk.
       const hash = size === 0 ? digester('sha256') : this.hashes.get(id, size);
@@ -159,11 +185,12 @@ export class FsBlobStore implements BlobStore {
       try {
         const written = await writeChunk(data, file, offset, limit, hash);
         await file.sync();
+        await writeSizeRecord(this.layout.uploadSize(id), offset + written); // acknowledged from here on
         if (hash !== undefined) this.hashes.set(id, hash, offset + written);
         return { id, size: offset + written, started: await this.started(id) };
       } catch (err) {
         await this.rollBack(id, file, offset, before);
-        throw err;
+        throw withPath(err, this.layout.uploadData(id)); // a write through a handle names no file; the log of a full disk should
       }
     });
   }
@@ -171,19 +198,23 @@ export class FsBlobStore implements BlobStore {
   async commit(id: string, digest: Digest): Promise<BlobInfo> {
     const target = this.layout.blobFile(digest); // checks the digest before anything is touched
     return this.withUpload(id, async (file) => {
-      const { size } = await file.stat();
+      const size = await this.durableSize(id, file);
       const actual = await this.contentDigest(id, file, size, digest.algorithm);
       if (actual !== digest.hex) throw new DigestMismatchError(`${digest.algorithm}:${actual}`);
-      // The blob's time is its commit time: gc's grace period starts now, also when it replaces an identical blob.
+      // The blob's time is its commit time: gc's grace period starts now, also when identical bytes are stored already.
       const now = new Date();
-      await file.utimes(now, now);
-      await file.sync();
-      await makeDirs(this.layout.blobDir(digest));
-      // Gone since we opened it: cancelled from another process (gc clearing a stale upload). Nothing was committed.
-      await rename(this.layout.uploadData(id), target).catch((err: NodeJS.ErrnoException) => {
-        throw err.code === 'ENOENT' ? new UploadNotFoundError() : err;
+      // One commit per digest at a time in this process: checking for the blob and renaming into place are one step.
+      await this.locks.run(digest.text, async () => {
+        if (await renewed(target, now)) return; // stored already: never replaced, this upload is discarded
+        await file.utimes(now, now);
+        await file.sync();
+        await makeDirs(this.layout.blobDir(digest));
+        // Gone since we opened it: cancelled from another process (gc clearing a stale upload). Nothing was committed.
+        await rename(this.layout.uploadData(id), target).catch((err: NodeJS.ErrnoException) => {
+          throw err.code === 'ENOENT' ? new UploadNotFoundError() : err;
+        });
+        await syncDir(this.layout.blobDir(digest));
       });
-      await syncDir(this.layout.blobDir(digest));
       this.hashes.delete(id);
       // Committed from here on. A cleanup that fails leaves a directory without data, which uploads() lists for gc.
       await this.removeUpload(id).catch(() => {});
@@ -224,6 +255,21 @@ export class FsBlobStore implements BlobStore {
         await file.close();
       }
     });
+  }
+
+  /** The upload's acknowledged size; bytes past it (an append a kill cut short) are cut off the file first. */
+  private async durableSize(id: string, file: FileHandle): Promise<number> {
+    const { size } = await file.stat();
+    const recorded = await readSizeRecord(this.layout.uploadSize(id));
+    if (recorded === undefined || recorded === size) return size;
+    if (recorded > size) {
+      await writeSizeRecord(this.layout.uploadSize(id), size); // a record ahead of its file: only the file's bytes are there
+      return size;
+    }
+    this.hashes.delete(id);
+    await file.truncate(recorded);
+    await file.sync();
+    return recorded;
   }
 
   private async started(id: string): Promise<Date> {
@@ -276,6 +322,18 @@ async function absentIfMissing<T>(p: Promise<T>): Promise<T | undefined> {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
   }
+}
+
+/** An errno error that names no file (a write through a handle) gets `path`, as Node's own errors carry it. */
+function withPath(err: unknown, path: string): unknown {
+  const e = err as { code?: unknown; path?: unknown } | null;
+  if (e && typeof e === 'object' && typeof e.code === 'string' && e.path === undefined) e.path = path;
+  return err;
+}
+
+/** Sets a stored blob's time to `now`; false when there is no blob at `path`. */
+async function renewed(path: string, now: Date): Promise<boolean> {
+  return (await absentIfMissing(utimes(path, now, now).then(() => true))) ?? false;
 }
 
 /** A directory's entries, none when it does not exist. */

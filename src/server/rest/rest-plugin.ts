@@ -1,6 +1,7 @@
 // The REST/JSON transport: a Fastify plugin that matches the request against
 // the route table, builds the request message and calls the same (guarded)
 // implementation the gRPC and Connect handlers call.
+import type { StorageHealth } from '../../runtime/storage-health.js';
 import type { DescMethod, DescService, Message } from '@bufbuild/protobuf';
 import { create } from '@bufbuild/protobuf';
 import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
@@ -24,6 +25,8 @@ export interface RestOptions {
   services: readonly RestService[];
   bodyLimit: number;
   logger: Logger;
+  /** Notes a full disk for /healthz. */
+  storage?: StorageHealth;
 }
 
 const FORWARDED_HEADERS = ['authorization', 'user-agent', 'x-request-id'] as const;
@@ -88,7 +91,7 @@ export async function restPlugin(app: FastifyInstance, opts: RestOptions): Promi
       const out = await call(route, message, request);
       return reply.code(200).header('content-type', 'application/json').send(JSON.stringify(out));
     } catch (err) {
-      const { status, body, headers } = errorResponse(normalizeError(err, domain, opts.logger, { path: url.pathname }), domain);
+      const { status, body, headers } = errorResponse(normalizeError(err, domain, opts.logger, { path: url.pathname }, opts.storage), domain);
       return reply.code(status).headers(headers).header('content-type', 'application/json').send(JSON.stringify(body));
     }
   };
