@@ -2,8 +2,11 @@
 // through its link (pushed or mounted into it); a free-tier token only the
 // blobs its tags reach. GET honours one `Range` (206, or 416 when it cannot
 // be met); the bytes stream from the blob store, once the pull event has
-// committed (a HEAD is no pull). DELETE unlinks the blob from
-// the repo (202); its bytes go when gc finds nothing else using them.
+// committed (a HEAD is no pull). DELETE
+// unlinks the blob from the repo (202); its bytes go when gc finds nothing
+// else using them. A blob a stored manifest of the repo still uses is not
+// unlinked (403 DENIED, the detail naming the manifests): that image would
+// no longer pull.
 import type { OutgoingHttpHeaders } from 'node:http';
 import { repoBlobSize, unlinkBlob } from '../registry/content/blob-links.js';
 import { parseDigest, type Digest } from '../registry/content/digest.js';
@@ -34,8 +37,14 @@ export function blobRoute(ctx: RegistryContext): OciRoute {
         const access = await ctx.authorizeRepo(request, params.name, 'delete');
         const digest = digestParam(params.digest);
         const repoUid = existingRepo(access);
-        const unlinked = await transact(ctx.runtime.store, (tx) => unlinkBlob(tx, repoUid, digest.text));
-        if (!unlinked) throw new OciError('BLOB_UNKNOWN', undefined, { digest: digest.text });
+        const result = await transact(ctx.runtime.store, (tx) => unlinkBlob(tx, repoUid, digest.text));
+        if (result.usedBy) {
+          throw new OciError('DENIED', 'the blob is used by a manifest of this repository; delete the manifest first', {
+            digest: digest.text,
+            usedBy: result.usedBy,
+          });
+        }
+        if (!result.unlinked) throw new OciError('BLOB_UNKNOWN', undefined, { digest: digest.text });
         return reply.code(202).header('content-length', '0').send();
       }
       const access = await ctx.authorizeRepo(request, params.name, 'pull');

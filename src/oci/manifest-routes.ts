@@ -4,6 +4,8 @@
 // the reference is one and writes the push event — all in one transaction, so
 // neither the tag history nor a subscriber misses a push. GET and HEAD write
 // their pull event before answering (pull-event-log.ts). A digest reference must be the body's digest.
+// DELETE by digest removes the manifest and its tags, unless a stored index
+// of the repo lists it (403 DENIED naming the indexes; delete-manifest.ts).
 // The platform of a single image is read from its config blob here, so the
 // Images API answers from the database alone.
 import { buffer } from 'node:stream/consumers';
@@ -79,9 +81,15 @@ export function manifestRoute(ctx: RegistryContext): OciRoute {
     const repoUid = existingRepo(access);
     const asDigest = parseDigest(reference);
     const done = await transact(ctx.runtime.store, async (tx) =>
-      asDigest ? (await deleteManifest(tx, repoUid, asDigest.text)).deleted : (await removeTag(tx, repoUid, reference)) !== undefined,
+      asDigest ? await deleteManifest(tx, repoUid, asDigest.text) : { deleted: (await removeTag(tx, repoUid, reference)) !== undefined },
     );
-    if (!done) throw new OciError('MANIFEST_UNKNOWN', undefined, { reference: reference.slice(0, 200) });
+    if ('listedBy' in done && done.listedBy) {
+      throw new OciError('DENIED', 'the manifest is listed by an index of this repository; delete the index first', {
+        digest: reference,
+        listedBy: done.listedBy,
+      });
+    }
+    if (!done.deleted) throw new OciError('MANIFEST_UNKNOWN', undefined, { reference: reference.slice(0, 200) });
     return reply.code(202).header('content-length', '0').send();
   };
 
