@@ -22,7 +22,7 @@ import { removeTag, setTag } from '../registry/tags/tag-writer.js';
 import { emitEvent } from '../events/outbox.js';
 import { transact } from '../store/transact.js';
 import { originOf, pullEvent, pushEvent } from './access-events.js';
-import { reachFromTags } from './free-tier.js';
+import { freeTierReaches } from './free-tier.js';
 import { OciError } from './oci-errors.js';
 import type { RegistryContext } from './registry-context.js';
 import { existingRepo, repoForPush } from './repo-for-route.js';
@@ -101,11 +101,9 @@ export function manifestRoute(ctx: RegistryContext): OciRoute {
       throw new OciError('DENIED', `this token reaches only the tags ${access.pullTags.join(', ')} of ${name}`);
     }
     const digest = await resolveReference(db, repoUid, reference);
-    if (digest !== undefined && access.pullTags) {
-      const reach = await reachFromTags(db, repoUid, access.pullTags);
-      if (!reach.manifests.has(digest)) {
-        throw new OciError('DENIED', `this token reaches only the tags ${access.pullTags.join(', ')} of ${name} and what they point to`);
-      }
+    // By tag, a free tag resolves to what it points to now; by digest, free-tier.ts decides.
+    if (digest !== undefined && access.pullTags && parseDigest(reference) && !(await freeTierReaches(db, repoUid, access.pullTags, digest, 'manifest'))) {
+      throw new OciError('DENIED', `this token reaches only what the tags ${access.pullTags.join(', ')} of ${name} point or pointed to`);
     }
     const head = request.method === 'HEAD';
     const found = digest === undefined ? undefined : head ? await statManifest(db, repoUid, digest) : await getManifest(db, repoUid, digest);
