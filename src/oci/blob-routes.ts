@@ -1,16 +1,19 @@
 // GET, HEAD and DELETE /v2/<name>/blobs/<digest>. A repo reads a blob only
 // through its link (pushed or mounted into it); a free-tier token only the
-// blobs its tags reach. GET honours one `Range` (206, or 416 when it cannot
-// be met); the bytes stream from the blob store, once the pull event has
-// committed (a HEAD is no pull). DELETE unlinks the blob from
-// the repo (202); its bytes go when gc finds nothing else using them.
+// blobs of what its tags point or pointed to (free-tier.ts). GET honours one
+// `Range` (206, or 416 when it cannot be met); the bytes stream from the blob
+// store, once the pull event has committed (a HEAD is no pull). DELETE
+// unlinks the blob from the repo (202); its bytes go when gc finds nothing
+// else using them. A blob a stored manifest of the repo still uses is not
+// unlinked (403 DENIED, the detail naming the manifests): that image would
+// no longer pull.
 import type { OutgoingHttpHeaders } from 'node:http';
 import { repoBlobSize, unlinkBlob } from '../registry/content/blob-links.js';
 import { parseDigest, type Digest } from '../registry/content/digest.js';
 import { transact } from '../store/transact.js';
 import { originOf, pullEvent } from './access-events.js';
 import { requestedRange } from './byte-ranges.js';
-import { reachFromTags } from './free-tier.js';
+import { freeTierReaches } from './free-tier.js';
 import { OciError } from './oci-errors.js';
 import type { RegistryContext } from './registry-context.js';
 import { existingRepo } from './repo-for-route.js';
@@ -34,15 +37,21 @@ export function blobRoute(ctx: RegistryContext): OciRoute {
         const access = await ctx.authorizeRepo(request, params.name, 'delete');
         const digest = digestParam(params.digest);
         const repoUid = existingRepo(access);
-        const unlinked = await transact(ctx.runtime.store, (tx) => unlinkBlob(tx, repoUid, digest.text));
-        if (!unlinked) throw new OciError('BLOB_UNKNOWN', undefined, { digest: digest.text });
+        const result = await transact(ctx.runtime.store, (tx) => unlinkBlob(tx, repoUid, digest.text));
+        if (result.usedBy) {
+          throw new OciError('DENIED', 'the blob is used by a manifest of this repository; delete the manifest first', {
+            digest: digest.text,
+            usedBy: result.usedBy,
+          });
+        }
+        if (!result.unlinked) throw new OciError('BLOB_UNKNOWN', undefined, { digest: digest.text });
         return reply.code(202).header('content-length', '0').send();
       }
       const access = await ctx.authorizeRepo(request, params.name, 'pull');
       const digest = digestParam(params.digest);
       const repoUid = existingRepo(access);
-      if (access.pullTags && !(await reachFromTags(db, repoUid, access.pullTags)).blobs.has(digest.text)) {
-        throw new OciError('DENIED', `this token reaches only what the tags ${access.pullTags.join(', ')} of ${params.name} point to`);
+      if (access.pullTags && !(await freeTierReaches(db, repoUid, access.pullTags, digest.text, 'blob'))) {
+        throw new OciError('DENIED', `this token reaches only what the tags ${access.pullTags.join(', ')} of ${params.name} point or pointed to`);
       }
       const size = await repoBlobSize(db, repoUid, digest.text);
       const stored = size === undefined ? undefined : await ctx.blobs.stat(digest);

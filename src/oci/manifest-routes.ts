@@ -4,6 +4,8 @@
 // the reference is one and writes the push event — all in one transaction, so
 // neither the tag history nor a subscriber misses a push. GET and HEAD write
 // their pull event before answering (pull-event-log.ts). A digest reference must be the body's digest.
+// DELETE by digest removes the manifest and its tags, unless a stored index
+// of the repo lists it (403 DENIED naming the indexes; delete-manifest.ts).
 // The platform of a single image is read from its config blob here, so the
 // Images API answers from the database alone.
 import { buffer } from 'node:stream/consumers';
@@ -20,7 +22,7 @@ import { removeTag, setTag } from '../registry/tags/tag-writer.js';
 import { emitEvent } from '../events/outbox.js';
 import { transact } from '../store/transact.js';
 import { originOf, pullEvent, pushEvent } from './access-events.js';
-import { reachFromTags } from './free-tier.js';
+import { freeTierReaches } from './free-tier.js';
 import { OciError } from './oci-errors.js';
 import type { RegistryContext } from './registry-context.js';
 import { existingRepo, repoForPush } from './repo-for-route.js';
@@ -79,9 +81,15 @@ export function manifestRoute(ctx: RegistryContext): OciRoute {
     const repoUid = existingRepo(access);
     const asDigest = parseDigest(reference);
     const done = await transact(ctx.runtime.store, async (tx) =>
-      asDigest ? (await deleteManifest(tx, repoUid, asDigest.text)).deleted : (await removeTag(tx, repoUid, reference)) !== undefined,
+      asDigest ? await deleteManifest(tx, repoUid, asDigest.text) : { deleted: (await removeTag(tx, repoUid, reference)) !== undefined },
     );
-    if (!done) throw new OciError('MANIFEST_UNKNOWN', undefined, { reference: reference.slice(0, 200) });
+    if ('listedBy' in done && done.listedBy) {
+      throw new OciError('DENIED', 'the manifest is listed by an index of this repository; delete the index first', {
+        digest: reference,
+        listedBy: done.listedBy,
+      });
+    }
+    if (!done.deleted) throw new OciError('MANIFEST_UNKNOWN', undefined, { reference: reference.slice(0, 200) });
     return reply.code(202).header('content-length', '0').send();
   };
 
@@ -93,11 +101,9 @@ export function manifestRoute(ctx: RegistryContext): OciRoute {
       throw new OciError('DENIED', `this token reaches only the tags ${access.pullTags.join(', ')} of ${name}`);
     }
     const digest = await resolveReference(db, repoUid, reference);
-    if (digest !== undefined && access.pullTags) {
-      const reach = await reachFromTags(db, repoUid, access.pullTags);
-      if (!reach.manifests.has(digest)) {
-        throw new OciError('DENIED', `this token reaches only the tags ${access.pullTags.join(', ')} of ${name} and what they point to`);
-      }
+    // By tag, a free tag resolves to what it points to now; by digest, free-tier.ts decides.
+    if (digest !== undefined && access.pullTags && parseDigest(reference) && !(await freeTierReaches(db, repoUid, access.pullTags, digest, 'manifest'))) {
+      throw new OciError('DENIED', `this token reaches only what the tags ${access.pullTags.join(', ')} of ${name} point or pointed to`);
     }
     const head = request.method === 'HEAD';
     const found = digest === undefined ? undefined : head ? await statManifest(db, repoUid, digest) : await getManifest(db, repoUid, digest);

@@ -58,10 +58,10 @@ export function blobFileExists(berth: Pick<Berth, 'dataDir'>, digest: string): b
   return existsSync(blobFile(berth, digest));
 }
 
-/** A registry token with pull, push and delete on `<org>/<repo>`, from the owner. */
-export async function repoToken(berth: Berth, repo: string): Promise<string> {
+/** A registry token with pull, push and delete on `<org>/<repo>` (the owner's organization by default), from the owner. */
+export async function repoToken(berth: Berth, repo: string, org = berth.orgName): Promise<string> {
   const host = registryHost(berth);
-  const t = await tokenGet(berth, [`repository:${berth.orgName}/${repo}:pull,push,delete`], basic('_token', cliToken(berth, host).token));
+  const t = await tokenGet(berth, [`repository:${org}/${repo}:pull,push,delete`], basic('_token', cliToken(berth, host).token));
   assert.equal(t.status, 200, t.text);
   return t.json.token as string;
 }
@@ -80,12 +80,14 @@ export class RepoClient {
     private readonly berth: Berth,
     readonly repo: string,
     private readonly token: string,
+    org = berth.orgName,
   ) {
-    this.name = `${berth.orgName}/${repo}`;
+    this.name = `${org}/${repo}`;
   }
 
-  static async open(berth: Berth, repo: string): Promise<RepoClient> {
-    return new RepoClient(berth, repo, await repoToken(berth, repo));
+  /** A client of `<org>/<repo>` with the owner's pull, push and delete. */
+  static async open(berth: Berth, repo: string, org = berth.orgName): Promise<RepoClient> {
+    return new RepoClient(berth, repo, await repoToken(berth, repo, org), org);
   }
 
   async send(method: string, path: string, body?: Uint8Array, headers: Record<string, string> = {}): Promise<Reply> {

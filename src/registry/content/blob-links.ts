@@ -11,6 +11,7 @@
 import { nowIso } from '../../core/clock.js';
 import type { Executor, Tx } from '../../store/transact.js';
 import type { BlobStore } from '../blobs/blob-store.js';
+import { listersOf } from './content-users.js';
 import { assertDigest, type Digest } from './digest.js';
 import { lockRepoContent } from './repo-content-lock.js';
 
@@ -78,8 +79,24 @@ export async function repoHasBlob(ex: Executor, repoUid: string, digest: string)
   return (await repoBlobSize(ex, repoUid, digest)) !== undefined;
 }
 
-/** Takes the blob away from the repo (the bytes stay for gc); false when it was not linked. */
-export async function unlinkBlob(tx: Tx, repoUid: string, digest: string): Promise<boolean> {
+export interface UnlinkResult {
+  /** False when the repo did not link the blob, or a manifest still uses it (nothing changed). */
+  unlinked: boolean;
+  /** Set when the link was kept because stored manifests of the repo use the blob: some of their digests. */
+  usedBy?: string[];
+}
+
+/**
+ * Takes the blob away from the repo (the bytes stay for gc), unless a stored
+ * manifest of the repo uses it as config or layer: that image would no longer
+ * pull, so the manifest goes first. Under the repo's content lock held
+ * exclusive, so no manifest push using the blob is between its check and its commit.
+ */
+export async function unlinkBlob(tx: Tx, repoUid: string, digest: string): Promise<UnlinkResult> {
+  await lockRepoContent(tx, repoUid, 'exclusive');
+  if (!(await repoHasBlob(tx, repoUid, digest))) return { unlinked: false };
+  const usedBy = await listersOf(tx, repoUid, digest, 'blob');
+  if (usedBy.length > 0) return { unlinked: false, usedBy };
   const gone = await tx.deleteFrom('repo_blobs').where('repo_uid', '=', repoUid).where('digest', '=', digest).executeTakeFirst();
-  return gone.numDeletedRows > 0n;
+  return { unlinked: gone.numDeletedRows > 0n };
 }

@@ -5,11 +5,12 @@
 // the blobs linked? are the children there?), createTag (is the manifest
 // there?), linkBlob — takes the lock 'share' as its transaction's first
 // statement. gc takes it 'exclusive' around each batch it deletes, and judges
-// what is unreferenced inside that transaction. So a writer's checks and its
-// writes are never split by a gc deletion: either gc's batch commits first
-// and the writer's checks see what it removed (a push is refused, never
-// stored half-referenced), or the writer commits first and gc's checks see
-// what it added. Writers do not wait for one another.
+// what is unreferenced inside that transaction; so do deleteManifest and
+// unlinkBlob, which refuse what a stored manifest still lists. So a writer's
+// checks and its writes are never split by a deletion: either the deletion
+// commits first and the writer's checks see what it removed (a push is
+// refused, never stored half-referenced), or the writer commits first and
+// the deletion's checks see what it added. Writers do not wait for one another.
 //
 // On PostgreSQL this is a row lock on the repos row (FOR KEY SHARE against
 // FOR UPDATE); on SQLite a write transaction is alone anyway (see lockRows).
