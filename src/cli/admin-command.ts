@@ -14,7 +14,7 @@ export function adminCommand(program: Command): void {
     .option('--database <url>', 'PostgreSQL URL (postgres://user:pass@host/db); default: SQLite in --data')
     .option('--org <name>', 'organization name (default: the one created on first start)')
     .option('--out <file>', 'where to write the credentials (must not exist; default: <data>/owner-credentials-<time>.json)')
-    .option('--api <url>', 'API URL to record in the credentials', 'http://127.0.0.1:8080')
+    .option('--api <url>', 'API URL to record in the credentials (default: the public URL the server last started with, read from the database)')
     .addHelpText(
       'after',
       `
@@ -23,17 +23,21 @@ Example:
   berth auth login --credentials ./owner.json
 
 The new identity is root-level and bound "owner" on the organization. Existing
-owners keep working; delete them through the API if their keys were exposed.`,
+owners keep working; delete them through the API if their keys were exposed.
+The credentials point at the API URL the server last started with (its
+--public-url, or http://<listen>), which each start records in the database;
+--api records another.`,
     )
-    .action(async (o: { data: string; database?: string; org?: string; out?: string; api: string }) => {
+    .action(async (o: { data: string; database?: string; org?: string; out?: string; api?: string }) => {
       const databaseUrl = o.database ?? process.env.BERTH_DATABASE_URL;
       const out = o.out ?? join(o.data, `owner-credentials-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
       const store = await openStore({ databaseUrl, dataDir: o.data });
       try {
-        const creds = await recoverOwner(store, { org: o.org, out, api: o.api.replace(/\/$/, '') });
+        const { credentials: creds, apiSource } = await recoverOwner(store, { org: o.org, out, api: o.api });
+        const from = { flag: '--api', database: "the server's public URL, from the database", default: 'no server start recorded one; give --api' }[apiSource];
         process.stderr.write(
           `Created owner ${creds.identity} of ${creds.organization.name} (${creds.organization.uid}) in ${describeDatabase({ databaseUrl, dataDir: o.data })}.\n` +
-            `Its keys are in ${out} (mode 0600). Use them with:\n  npx berth auth login --credentials ${out}\n`,
+            `Its keys are in ${out} (mode 0600), for the API at ${creds.api} (${from}). Use them with:\n  npx berth auth login --credentials ${out}\n`,
         );
       } finally {
         await store.close();

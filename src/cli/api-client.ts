@@ -69,13 +69,15 @@ export interface Connection {
   client: ApiClient;
   /** The organization uid from the credentials file, when it has one. */
   orgUid?: string;
+  /** Its name, for messages. */
+  orgName?: string;
 }
 
 export async function connect(o: ApiOptions): Promise<Connection> {
-  const creds = loadCredentials(o.credentials) as Credentials & { organization?: { uid?: string } };
+  const creds = loadCredentials(o.credentials) as Credentials & { organization?: { uid?: string; name?: string } };
   const base = apiOf(creds, o.api);
   const token = await fetchToken(creds, base);
-  return { client: new ApiClient(base, token), orgUid: creds.organization?.uid };
+  return { client: new ApiClient(base, token), orgUid: creds.organization?.uid, orgName: creds.organization?.name };
 }
 
 /** The --parent value, or the organization from the credentials. */

@@ -6,7 +6,7 @@
 //    the file is rewritten with the next one each time; the last token is
 //    kept with its expiry and reused while it has time left, which spares a
 //    rotation (and a race between two commands rotating the same one).
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createPrivateKey, type JsonWebKey, randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -62,7 +62,23 @@ export function readCredentials(file: string): Credentials {
   for (const k of needed) {
     if (!parsed[k]) throw new Error(`credentials ${file} lack "${k}"`);
   }
+  if (parsed.kind !== 'session') checkPrivateKey(file, parsed.privateKey);
   return { ...parsed, file } as unknown as Credentials;
+}
+
+/** A damaged key is reported with its file, not as a bare "Invalid keyData"; node:crypto catches most damage when the file is read, jose the rest when it signs. */
+function checkPrivateKey(file: string, jwk: unknown): void {
+  try {
+    createPrivateKey({ key: jwk as JsonWebKey, format: 'jwk' });
+  } catch (err) {
+    throw damagedKey(file, err);
+  }
+}
+
+function damagedKey(file: string | undefined, err: unknown): Error {
+  return new Error(
+    `credentials ${file ?? '(unnamed)'}: "privateKey" is not a usable private key (${(err as Error).message}); the file is damaged: use an intact copy, or make new keys with \`berth admin recover-owner\``,
+  );
 }
 
 /** The credentials file commands read when not told otherwise. */
@@ -119,7 +135,9 @@ export function apiOf(creds: Credentials, flag?: string): string {
 export async function fetchToken(creds: Credentials, api: string, audience?: string, known?: ApiDiscovery): Promise<string> {
   if (creds.kind === 'session') return sessionToken(creds, api, audience);
   const issuer = (known ?? (await apiDiscovery(api))).issuer;
-  const key = await importJWK(creds.privateKey, creds.privateKey.alg ?? 'ES256');
+  const key = await importJWK(creds.privateKey, creds.privateKey.alg ?? 'ES256').catch((err: unknown) => {
+    throw damagedKey(creds.file, err);
+  });
   const now = Math.floor(Date.now() / 1000);
   const assertion = await new SignJWT({})
     .setProtectedHeader({ alg: creds.privateKey.alg ?? 'ES256', kid: creds.privateKey.kid })

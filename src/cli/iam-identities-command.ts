@@ -107,8 +107,16 @@ Examples:
       printOne(identity, o.output, BASIC_COLUMNS);
     });
 
-  apiCommand(identities, 'delete <identity>', 'Delete an identity, by uid or name (delete its role bindings first)')
-    .addHelpText('after', '\nExample:\n  berth iam identities delete <uid>')
+  apiCommand(identities, 'delete <identity>', 'Delete an identity, by uid or name, with its role bindings and sign-in sessions')
+    .addHelpText(
+      'after',
+      `
+Its role bindings are deleted with it, its refresh tokens no longer trade, and
+tokens it holds are refused from then on (a pull token's password too).
+
+Example:
+  berth iam identities delete <uid>`,
+    )
     .action(async (ref: string, o: ApiOptions) => {
       const conn = await connect(o);
       const uid = await resolveName(conn.client, IDENTITY, ref);

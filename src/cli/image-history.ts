@@ -1,16 +1,9 @@
-// The data of `berth images history`: a tag named ORG/IMAGE:TAG resolved
-// through the API (organization by name among root groups, repo by name in
-// it, tag by name in the repo), its history (v1 ListTagHistory, oldest first,
-// at most 1000 records), and for each digest the images it offers with their
-// own digests and sizes (the Images API's GetPlatforms, once per digest).
+// The data of `berth images history`: a tag's history (v1 ListTagHistory,
+// oldest first, at most 1000 records; the tag resolved by image-names.ts),
+// and for each digest the images it offers with their own digests and sizes
+// (the Images API's GetPlatforms, once per digest).
 import { ApiCallError, uidPath, type ApiClient } from './api-client.js';
-import type { ImageReference } from './image-reference.js';
-
-export interface TagTarget {
-  orgUid: string;
-  repoUid: string;
-  tagUid: string;
-}
+import type { TagTarget } from './image-names.js';
 
 export interface HistoryPlatform {
   architecture: string;
@@ -32,29 +25,6 @@ export interface HistoryRecord {
 
 /** Requests in flight at once for the per-digest reads. */
 const CONCURRENCY = 4;
-
-async function firstUid(client: ApiClient, path: string, key: string, query: Record<string, string>): Promise<string | undefined> {
-  const page = await client.call<Record<string, Array<{ uid: string }> | undefined>>('GET', path, { query: { ...query, page_size: 1 } });
-  return page[key]?.[0]?.uid;
-}
-
-/** The uids behind ORG/IMAGE:TAG; an Error naming the first part that is missing (or not visible to the caller). */
-export async function resolveTag(client: ApiClient, ref: ImageReference): Promise<TagTarget> {
-  const orgUid = await firstUid(client, 'iam/v2/groups', 'groups', { 'uidp.in_root': 'true', name: ref.org });
-  if (!orgUid) throw new Error(`no organization named ${JSON.stringify(ref.org)} that you may see`);
-  const repoUid = await firstUid(client, 'registry/v2/repos', 'repos', { 'uidp.children_of': orgUid, name: ref.image });
-  if (!repoUid) throw new Error(`no image ${JSON.stringify(ref.image)} in ${ref.org} that you may see`);
-  // Referrer, date and epoch tags are hidden from lists unless asked for.
-  const tagUid = await firstUid(client, 'registry/v2/tags', 'tags', {
-    'uidp.children_of': repoUid,
-    name: ref.tag,
-    include_referrers: 'true',
-    include_dates: 'true',
-    include_epochs: 'true',
-  });
-  if (!tagUid) throw new Error(`${ref.org}/${ref.image} has no tag ${JSON.stringify(ref.tag)}`);
-  return { orgUid, repoUid, tagUid };
-}
 
 async function platformsOf(client: ApiClient, repoUid: string, digest: string): Promise<HistoryPlatform[] | undefined> {
   try {

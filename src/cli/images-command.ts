@@ -8,7 +8,10 @@ export function imagesCommand(program: Command): void {
   const images = program
     .command('images')
     .description('Manage registry repositories and tags; show tag histories')
-    .addHelpText('after', '\nExamples:\n  berth images repos list\n  berth images tags list --repo <repo uid>\n  berth images history acme/nginx:latest');
+    .addHelpText(
+      'after',
+      '\nRepos and tags are named as the registry names them (ORG/REPO, ORG/REPO:TAG), by name, or by uid.\n\nExamples:\n  berth images repos list\n  berth images tags list --repo acme/nginx\n  berth images history acme/nginx:latest',
+    );
   imagesReposCommand(images);
   imagesTagsCommand(images);
   imagesHistoryCommand(images);

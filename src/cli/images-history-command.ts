@@ -3,8 +3,10 @@
 // size), as `chainctl images history` prints it.
 import type { Command } from 'commander';
 import { apiCommand, connect, type ApiOptions } from './api-client.js';
-import { tagHistory, resolveTag, type HistoryPlatform, type HistoryRecord } from './image-history.js';
+import { tagHistory, type HistoryPlatform, type HistoryRecord } from './image-history.js';
+import { resolveTag } from './image-names.js';
 import { parseImageReference } from './image-reference.js';
+import { isUid } from './name-resolution.js';
 
 const UNITS = ['B', 'kB', 'MB', 'GB', 'TB'];
 
@@ -48,13 +50,18 @@ function timeOption(name: string, v: string | undefined): string | undefined {
 }
 
 export function imagesHistoryCommand(images: Command): void {
-  apiCommand(images, 'history <ORG/IMAGE:TAG>', "Show every digest a tag has pointed to, oldest first, with each architecture's image and size")
+  apiCommand(
+    images,
+    'history <ORG/IMAGE:TAG>',
+    "Show every digest a tag (ORG/IMAGE[:TAG] or a tag uid) has pointed to, oldest first, with each architecture's image and size",
+  )
     .option('--start <time>', 'only records at or after this RFC 3339 time')
     .option('--end <time>', 'only records before this RFC 3339 time')
     .addHelpText(
       'after',
       `
-The tag defaults to "latest". Each time the tag moved, the digest it moved
+The tag defaults to "latest"; a tag uid (berth images tags list -o id) works
+too. Each time the tag moved, the digest it moved
 to and, per architecture, the image a client of that architecture pulls
 (its own manifest digest and size, config plus layers):
 
@@ -79,10 +86,10 @@ Examples:
   berth images history acme/nginx:latest -o json | jq '.[-1].platforms[] | select(.architecture=="arm64").digest'`,
     )
     .action(async (reference: string, o: ApiOptions & { start?: string; end?: string }) => {
-      const ref = parseImageReference(reference);
+      if (!isUid(reference)) parseImageReference(reference); // a malformed reference fails before signing in
       const window = { start: timeOption('start', o.start), end: timeOption('end', o.end) };
       const conn = await connect(o);
-      const records = await tagHistory(conn.client, await resolveTag(conn.client, ref), window);
+      const records = await tagHistory(conn.client, await resolveTag(conn, reference), window);
       if (o.output === 'json') process.stdout.write(`${JSON.stringify(records, null, 2)}\n`);
       else if (o.output === 'id') process.stdout.write(records.map((r) => `${r.digest}\n`).join(''));
       else process.stdout.write(formatRecords(records));

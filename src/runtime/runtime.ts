@@ -16,7 +16,7 @@ import { IamAccessDirectory } from '../iam/access/iam-access-directory.js';
 import { IamExchangeDirectory } from '../iam/access/iam-exchange-directory.js';
 import { firstStart, syncBuiltinRoles, type FirstStartResult } from '../iam/first-start.js';
 import { ListTotals } from '../list/list-totals.js';
-import { sharedSecret } from '../store/settings-store.js';
+import { PUBLIC_URL_SETTING, putSetting, sharedSecret } from '../store/settings-store.js';
 import type { Store } from '../store/store.js';
 import type { OrgCreationPolicy, ServiceDeps } from './service-deps.js';
 import type { TermsDocument } from '../iam/terms/terms-documents.js';
@@ -96,6 +96,8 @@ export class Runtime {
     const pageTokens = new PageTokens(await sharedSecret(store, 'page-token-key'));
     await syncBuiltinRoles(store);
     const first = await firstStart(store, opts.org, opts.dataDir, opts.url);
+    // For tools that work on the database alone (berth admin recover-owner): where clients reach the API.
+    await putSetting(store, PUBLIC_URL_SETTING, opts.url);
     const services: ServiceDeps = {
       store,
       pageTokens,

@@ -58,6 +58,6 @@ export async function migrate(store: Store): Promise<void> {
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     const cause = error instanceof Error ? error.message : String(error ?? 'unknown');
-    throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${cause}`);
+    throw new Error(`database migration${failed ? ` ${failed.migrationName}` : 's'} failed: ${cause}`);
   }
 }

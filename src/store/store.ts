@@ -3,10 +3,11 @@
 // (db-capabilities.ts); nothing outside this folder asks which one it is.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import type { Database } from './database.js';
+import { connectionProblem } from './connection-problem.js';
 import { migrate } from './migrate.js';
 import { resilientPool } from './postgres-pool.js';
 import { PreparedStatementNames } from './postgres-prepared.js';
@@ -76,6 +77,9 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
     store = { db, caps: SQLITE, close: () => db.destroy() };
   }
   try {
+    // Connect first, so that a server that cannot be reached or refuses us is
+    // reported as that, not as a failed migration.
+    if (opts.databaseUrl) await reachable(store, opts.databaseUrl);
     await migrate(store);
   } catch (err) {
     await store.close();
@@ -83,4 +87,12 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
   }
   prepared?.enable();
   return store;
+}
+
+async function reachable(store: Store, databaseUrl: string): Promise<void> {
+  try {
+    await sql`select 1`.execute(store.db);
+  } catch (err) {
+    throw connectionProblem(err, databaseUrl) ?? err;
+  }
 }

@@ -100,4 +100,27 @@ describe('berth admin recover-owner', () => {
       await berth.stop();
     }
   });
+
+  it("records the server's public URL from the database, or --api", async () => {
+    const berth = await startBerth();
+    try {
+      const base = [CLI, 'admin', 'recover-owner', '--data', berth.dataDir];
+      if (berth.databaseUrl) base.push('--database', berth.databaseUrl);
+      const recorded = join(berth.dataDir, 'recorded.json');
+      const r = spawnSync(process.execPath, [...base, '--out', recorded], { encoding: 'utf8' });
+      assert.equal(r.status, 0, r.stderr);
+      // The server listens on a free port: not the default 8080.
+      assert.equal(JSON.parse(readFileSync(recorded, 'utf8')).api, berth.url);
+      assert.match(r.stderr, new RegExp(`for the API at ${berth.url} \\(the server's public URL, from the database\\)`));
+      const token = ownerToken(recorded); // the URL in the file reaches the server
+      assert.equal((await rest(berth.url, 'GET', `/iam/v2/groups/${berth.orgUid}`, { token })).status, 200);
+
+      const given = join(berth.dataDir, 'given.json');
+      const g = spawnSync(process.execPath, [...base, '--out', given, '--api', 'https://berth.example/'], { encoding: 'utf8' });
+      assert.equal(g.status, 0, g.stderr);
+      assert.equal(JSON.parse(readFileSync(given, 'utf8')).api, 'https://berth.example');
+    } finally {
+      await berth.stop();
+    }
+  });
 });

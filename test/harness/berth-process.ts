@@ -41,6 +41,8 @@ export interface StartOptions {
   extraArgs?: string[];
   /** Flags for node itself, before the script. */
   nodeArgs?: string[];
+  /** Variables added to the server's environment. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** Drops a database made by freshDatabase (after every server on it stopped). */
@@ -83,7 +85,7 @@ export async function startBerth(opts: StartOptions = {}): Promise<Berth> {
   if (databaseUrl) args.push('--database', databaseUrl);
   if (opts.publicUrl) args.push('--public-url', opts.publicUrl);
   args.push(...(opts.extraArgs ?? []));
-  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...opts.env } });
   let out = '';
   let onStartOutput: (chunk: Buffer) => void = () => undefined;
   const [url, registryUrl, registryPublicUrl] = await new Promise<[string, string | undefined, string | undefined]>((resolve, reject) => {
