@@ -164,8 +164,7 @@ export function formatSummary(title: string, file: string, partList?: Parts, top
 
 /**
  * The profile of the server's main thread under load in `dir`: the largest.
- * `berth serve` replaces itself once at start (src/cli/server-heap.ts), which
- * leaves a short profile of the first exec, and worker threads write their own.
+ * Worker threads (the SQLite checkpointer) write profiles of their own.
  */
 export function mainProfile(dir: string): string {
   const files = readdirSync(dir)

@@ -7,9 +7,11 @@ import { sql } from 'kysely';
 import { v7 as timeOrderedUuid } from 'uuid';
 import { nowIso } from '../core/clock.js';
 import { ancestorsOf } from '../core/uidp.js';
-import { insertCompiled, runCompiled } from '../store/compiled-queries.js';
+import { compiledQuery, insertCompiled, runCompiled } from '../store/compiled-queries.js';
 import { afterCommit, type Tx } from '../store/transact.js';
 import { ringDeliveryWorkers } from './delivery/delivery-signal.js';
+
+const OUTBOX_INSERT = compiledQuery('outbox insert with fan-out flag');
 
 export type EventAudience = 'customer' | 'internal';
 
@@ -57,7 +59,7 @@ export async function emitEvent(tx: Tx, event: NewEvent): Promise<string> {
   // commit: the edge of "made after the subscription" is not sharp either way.
   const groups = [event.group, ...ancestorsOf(event.group)];
   const columns = Object.keys(row);
-  const written = await runCompiled<{ fanned_out: number }>(tx, `outbox insert ${groups.length}`, [...Object.values(row), ...groups], (v) =>
+  const written = await runCompiled<{ fanned_out: number }>(tx, OUTBOX_INSERT, [...Object.values(row), ...groups], (v) =>
     tx
       .insertInto('event_outbox')
       .values({

@@ -8,10 +8,13 @@ import type { Order } from '../core/list-params.js';
 import type { PageTokens } from '../core/page-token.js';
 import type { Database } from '../store/database.js';
 import type { Store } from '../store/store.js';
-import { runCompiled } from '../store/compiled-queries.js';
+import { compiledQuery, runCompiled } from '../store/compiled-queries.js';
 import type { TableVersions } from '../store/table-versions.js';
 import { inSubtrees, split, type Condition } from './conditions.js';
 import type { ListTotals } from './list-totals.js';
+
+const COUNT = compiledQuery('list count');
+const PAGE = compiledQuery('list page');
 
 export type { Condition } from './conditions.js';
 
@@ -85,12 +88,13 @@ export async function listPage<Row>(store: Store, tokens: PageTokens, counts: Li
   const db = store.db as unknown as AnyDb;
   const counting = [...req.conditions, ...scopes.map((s) => inSubtrees(s.uids, s.self))];
   const countWhere = whereShape(counting);
+  const countQuery = { handle: COUNT, shape: `${req.table} where ${countWhere.shape}` };
   const total = await counts.count(
     store,
     req.table,
     `${req.fingerprint}\u0000${JSON.stringify(scopes)}`,
     async () => {
-      const rows = await runCompiled<{ n: number | string | bigint }>(db, `count ${req.table} where ${countWhere.shape}`, countWhere.values, (vs) => {
+      const rows = await runCompiled<{ n: number | string | bigint }>(db, countQuery, countWhere.values, (vs) => {
         let c = db.selectFrom(req.table).select((eb) => eb.fn.countAll().as('n'));
         for (const [cond, v] of split(counting, vs)) c = c.where((eb) => cond.where(eb, v));
         return c;
@@ -114,9 +118,9 @@ export async function listPage<Row>(store: Store, tokens: PageTokens, counts: Li
   // rows). OFFSET, unbounded, stays a value, and is left out when 0.
   const limit = req.pageSize + 1;
   const offset = req.skip > 0;
-  const shape = `page ${req.table} (${select.join(',')}) where ${filter.shape} cursor ${cursorValues.length} order ${column} ${dir} key ${key} limit ${limit}${offset ? ' offset' : ''}`;
+  const shape = `${req.table} (${select.join(',')}) where ${filter.shape} cursor ${cursorValues.length} order ${column} ${dir} key ${key} limit ${limit}${offset ? ' offset' : ''}`;
   const values = [...filter.values, ...cursorValues, ...(offset ? [req.skip] : [])];
-  const rows = await runCompiled<Record<string, unknown>>(db, shape, values, (vs) => {
+  const rows = await runCompiled<Record<string, unknown>>(db, { handle: PAGE, shape }, values, (vs) => {
     let q = select.length > 0 ? db.selectFrom(req.table).select(select as never) : db.selectFrom(req.table).selectAll();
     const at = filter.values.length;
     for (const [cond, v] of split(where, vs.slice(0, at))) q = q.where((eb) => cond.where(eb, v));

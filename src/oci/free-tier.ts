@@ -13,16 +13,18 @@
 // One statement, each step an index probe; nothing walks the tags' whole
 // content or history, and a tag moved away keeps what it pointed to reachable.
 import { sql } from 'kysely';
-import { runCompiled } from '../store/compiled-queries.js';
+import { compiledQuery, runCompiled } from '../store/compiled-queries.js';
 import type { Executor } from '../store/transact.js';
 
 /** Listing steps followed up from a digest: blob → image → index → nested indexes. Deeper is refused. */
 const MAX_DEPTH = 4;
 
+const FREE_TIER_REACH = compiledQuery('free-tier reach');
+
 /** Whether `digest` (a manifest, or a blob linked to the repo) is reachable from what `tags` point or pointed to. */
 export async function freeTierReaches(ex: Executor, repoUid: string, tags: readonly string[], digest: string, kind: 'manifest' | 'blob'): Promise<boolean> {
   if (tags.length === 0) return false;
-  const rows = await runCompiled<{ digest: string }>(ex, `free-tier reach of a ${kind}`, [repoUid, digest, ...tags], ([repo, d, ...names]) => {
+  const rows = await runCompiled<{ digest: string }>(ex, { handle: FREE_TIER_REACH, shape: kind }, [repoUid, digest, ...tags], ([repo, d, ...names]) => {
     const r = repo as string;
     const free = names as string[];
     return ex

@@ -5,8 +5,10 @@
 // checked permission (so the answer never reveals existence).
 import '../iam/iam-tables.js';
 import '../registry/registry-tables.js';
-import { runCompiled } from '../store/compiled-queries.js';
+import { compiledQuery, runCompiled } from '../store/compiled-queries.js';
 import type { Executor } from '../store/transact.js';
+
+const REPO_TARGET = compiledQuery('registry repo target');
 
 export interface RepoTarget {
   /** The full repository name, `<org>/<path>`. */
@@ -25,7 +27,7 @@ export async function resolveRepoTarget(db: Executor, name: string): Promise<Rep
   const slash = name.indexOf('/');
   const orgName = slash < 0 ? name : name.slice(0, slash);
   const path = slash < 0 ? '' : name.slice(slash + 1);
-  const [row] = await runCompiled<{ org_uid: string; repo_uid: string | null }>(db, 'registry repo target', [orgName, path], ([org, repo]) =>
+  const [row] = await runCompiled<{ org_uid: string; repo_uid: string | null }>(db, REPO_TARGET, [orgName, path], ([org, repo]) =>
     db
       .selectFrom('groups as g')
       .leftJoin('repos as r', (j) => j.onRef('r.parent_uid', '=', 'g.uid').on('r.name', '=', repo as string))

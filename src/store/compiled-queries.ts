@@ -4,6 +4,9 @@
 // and 15 % of a GET. A query is built with placeholder values; the compiled
 // parameters that are placeholders become slots filled from `values`, and
 // any others (constants written into the query) are kept as they are.
+// A compiled query is found by its handle, an object each call site makes
+// once (compiledQuery), never by a name: two call sites whose descriptions
+// happen to match each compile and run their own SQL.
 import { SelectQueryNode, type Compilable, type CompiledQuery, type Insertable, type Kysely } from 'kysely';
 import type { Database } from './database.js';
 import { directReadsOf } from './direct-reads.js';
@@ -14,6 +17,23 @@ interface Entry {
   /** Per compiled parameter: index into the values, or -1 for a constant. */
   slots: number[];
   select: boolean;
+}
+
+/** A call site's compiled query: made once (module scope) by compiledQuery, passed to runCompiled. */
+export interface CompiledQueryHandle {
+  /** For people reading errors and profiles; never part of the cache key. */
+  readonly description: string;
+}
+
+// Each handle's own number, which the cache keys hold: only compiledQuery makes one.
+const handleIds = new WeakMap<CompiledQueryHandle, number>();
+let lastHandleId = 0;
+
+/** A new handle, distinct from every other, whatever its description. */
+export function compiledQuery(description: string): CompiledQueryHandle {
+  const handle = Object.freeze({ description });
+  handleIds.set(handle, ++lastHandleId);
+  return handle;
 }
 
 // Per dialect adapter, which a Kysely instance shares with its transactions.
@@ -38,24 +58,32 @@ function compile(build: (values: readonly unknown[]) => Compilable<unknown>, cou
 // biome-ignore lint/suspicious/noExplicitAny: Kysely cannot type a table chosen at run time
 type AnyDb = Kysely<any>;
 
+/** A handle with what else of its call site changes the SQL (a column list, a condition's form). */
+export interface ShapedQuery {
+  handle: CompiledQueryHandle;
+  shape: string;
+}
+
 /**
- * Runs the query `build` makes from `values`. `shape` names everything that
- * changes its SQL other than the values themselves (and must say so when
- * their number changes it); `build` must use each value only as a value.
+ * Runs the query `build` makes from `values`, compiled once per handle,
+ * shape and number of values; `build` must use each value only as a value.
  */
 export async function runCompiled<R>(
   db: AnyDb,
-  shape: string,
+  query: CompiledQueryHandle | ShapedQuery,
   values: readonly unknown[],
   build: (values: readonly unknown[]) => Compilable<unknown>,
 ): Promise<R[]> {
+  const [handle, shape] = 'handle' in query ? [query.handle, query.shape] : [query, ''];
+  const id = handleIds.get(handle);
+  if (id === undefined) throw new Error(`not a handle made by compiledQuery: ${handle.description}`);
   const adapter = db.getExecutor().adapter;
   let cache = caches.get(adapter);
   if (!cache) {
     cache = new Map();
     caches.set(adapter, cache);
   }
-  const key = `${values.length}\u0000${shape}`;
+  const key = `${id}\u0000${values.length}\u0000${shape}`;
   let entry = cache.get(key);
   if (!entry) {
     entry = compile(build, values.length);
@@ -69,6 +97,8 @@ export async function runCompiled<R>(
   return result.rows;
 }
 
+const INSERT = compiledQuery('insert a row');
+
 /**
  * Inserts `row` into `table`, compiled once per table and set of columns: for
  * inserts every request makes (a created resource, its outbox event). The
@@ -77,7 +107,7 @@ export async function runCompiled<R>(
 export async function insertCompiled<T extends keyof Database & string>(db: Kysely<Database>, table: T, row: Insertable<Database[T]>): Promise<void> {
   const columns = Object.keys(row);
   const any = db as unknown as AnyDb;
-  await runCompiled(any, `insert ${table} (${columns.join(',')})`, Object.values(row), (v) =>
+  await runCompiled(any, { handle: INSERT, shape: `${table} (${columns.join(',')})` }, Object.values(row), (v) =>
     any.insertInto(table).values(Object.fromEntries(columns.map((c, i) => [c, v[i]]))),
   );
 }

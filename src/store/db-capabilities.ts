@@ -32,18 +32,10 @@ export interface Reference {
 
 export interface DatabaseCapabilities {
   readonly kind: 'sqlite' | 'postgres';
-  /** INSERT/UPDATE/DELETE … RETURNING. */
-  readonly returning: boolean;
-  /** How an upsert is written: INSERT … ON CONFLICT (…) DO … on both. */
-  readonly upsert: 'on-conflict';
   /** SELECT … FOR UPDATE SKIP LOCKED, so several workers can claim rows; SQLite has one writer instead. */
   readonly skipLocked: boolean;
-  /** Session advisory locks (pg_advisory_lock), e.g. Kysely's migration lock. */
-  readonly advisoryLocks: boolean;
   /** ALTER TABLE … ADD CONSTRAINT FOREIGN KEY; without it a table is rebuilt to gain one. */
   readonly alterForeignKeys: boolean;
-  /** DDL runs inside a transaction and rolls back with it. */
-  readonly transactionalDdl: boolean;
   /** Type of key and name columns: compared byte by byte, so '/' sorts just before '0' and uid ranges hold. */
   keyText(): RawBuilder<unknown>;
   /** Type of an auto-incrementing integer primary key. */
@@ -99,12 +91,8 @@ export interface DatabaseCapabilities {
 
 export const SQLITE: DatabaseCapabilities = {
   kind: 'sqlite',
-  returning: true,
-  upsert: 'on-conflict',
   skipLocked: false,
-  advisoryLocks: false,
   alterForeignKeys: false,
-  transactionalDdl: true,
   keyText: () => sql`text`, // SQLite's default BINARY collation already compares bytes
   serialType: 'integer',
   bytesType: 'blob',
@@ -141,12 +129,8 @@ const VERSION_SHARDS = 16;
 
 export const POSTGRES: DatabaseCapabilities = {
   kind: 'postgres',
-  returning: true,
-  upsert: 'on-conflict',
   skipLocked: true,
-  advisoryLocks: true,
   alterForeignKeys: true,
-  transactionalDdl: true,
   keyText: () => sql`text collate "C"`,
   serialType: 'bigserial',
   bytesType: 'bytea',

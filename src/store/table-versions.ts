@@ -3,10 +3,12 @@
 // once and every cache it consults (access, list totals) checks against the
 // same snapshot, so a write counts on the very next request, everywhere.
 import type { Kysely } from 'kysely';
-import { runCompiled } from './compiled-queries.js';
+import { compiledQuery, runCompiled } from './compiled-queries.js';
 import type { Database } from './database.js';
 import { directReadsOf, type DirectReads } from './direct-reads.js';
 import { SharedReads } from './shared-reads.js';
+
+const TABLE_VERSIONS = compiledQuery('table versions');
 
 /** table name → version, as text. */
 export type TableVersions = ReadonlyMap<string, string>;
@@ -23,7 +25,7 @@ const shared = new WeakMap<object, SharedReads<TableVersions>>();
 
 async function queryTableVersions(db: Kysely<Database>): Promise<TableVersions> {
   // A table's version may be spread over several rows (PostgreSQL: db-capabilities.ts shardTableVersions): their sum.
-  const rows = await runCompiled<{ table_name: string; version: string | number | bigint }>(db, 'table versions', [], () =>
+  const rows = await runCompiled<{ table_name: string; version: string | number | bigint }>(db, TABLE_VERSIONS, [], () =>
     db
       .selectFrom('table_versions')
       .select((eb) => ['table_name', eb.fn.sum<string>('version').as('version')])

@@ -1,5 +1,5 @@
-// Rows read through node:sqlite come back as arrays and are turned into
-// objects by a literal made per statement (src/store/sqlite-database.ts):
+// Rows read through node:sqlite come back as arrays and are copied into
+// plain objects by a loop (src/store/sqlite-database.ts, no code generated):
 // they must hold what node:sqlite's own row objects held.
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
@@ -17,6 +17,7 @@ describe('SQLite rows', () => {
     const rows = conn.prepare('select a, "b c", d, e from t order by rowid').all([]);
     assert.equal(rows.length, 2);
     assert.deepEqual(Object.keys(rows[0]), ['a', 'b c', 'd', 'e']);
+    assert.equal(Object.getPrototypeOf(rows[0]), Object.prototype, 'a plain object, as PostgreSQL rows are');
     assert.equal(rows[0].a, 'x');
     assert.equal(rows[0]['b c'], 7);
     assert.deepEqual([...(rows[0].d as Uint8Array)], [1, 2]);

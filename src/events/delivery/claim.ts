@@ -14,11 +14,13 @@
 // transaction at a time (and one worker, worker-lease.ts).
 import { sql } from 'kysely';
 import type { DatabaseCapabilities } from '../../store/db-capabilities.js';
-import { runCompiled } from '../../store/compiled-queries.js';
+import { compiledQuery, runCompiled } from '../../store/compiled-queries.js';
 import type { Store } from '../../store/store.js';
 import type { Tx } from '../../store/transact.js';
 import { PENDING } from './chains.js';
 import type { OutboxEvent } from './delivery-message.js';
+
+const DELIVERIES_DUE = compiledQuery('event deliveries due');
 
 /** Longer than an attempt can take: REQUEST_TIMEOUT_MS once connected, as long again to get a connection, and writing its result. */
 export const LEASE_MS = 30_000;
@@ -45,7 +47,7 @@ export interface ClaimedDelivery extends OutboxEvent {
 
 /** Whether any delivery is due (one index probe, no lock; compiled once: it runs every poll). */
 export async function deliveriesDue(store: Store, nowIso: string): Promise<boolean> {
-  const rows = await runCompiled(store.db, 'event deliveries due', [nowIso], ([now]) =>
+  const rows = await runCompiled(store.db, DELIVERIES_DUE, [nowIso], ([now]) =>
     store.db
       .selectFrom('event_deliveries')
       .select('id')

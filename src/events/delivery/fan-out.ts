@@ -8,12 +8,14 @@
 import { sql, type Insertable } from 'kysely';
 import { ancestorsOf } from '../../core/uidp.js';
 import type { DatabaseCapabilities } from '../../store/db-capabilities.js';
-import { runCompiled } from '../../store/compiled-queries.js';
+import { compiledQuery, runCompiled } from '../../store/compiled-queries.js';
 import type { Store } from '../../store/store.js';
 import type { Tx } from '../../store/transact.js';
 import { DELIVERY_PENDING, type EventDeliveriesTable } from '../events-tables.js';
 import { type Chain, distinctChains, headIds } from './chains.js';
 import { PARK_MS } from './claim.js';
+
+const OUTBOX_TO_FAN_OUT = compiledQuery('event outbox to fan out');
 
 export const FAN_OUT_BATCH = 256;
 // Parameters per statement stay well under SQLite's and PostgreSQL's limits.
@@ -26,7 +28,7 @@ const CUSTOMER = sql.lit(1);
 
 /** Whether any customer event awaits fan-out (one index probe, no lock; compiled once: it runs every poll). */
 export async function fanOutPending(store: Store): Promise<boolean> {
-  const rows = await runCompiled(store.db, 'event outbox to fan out', [], () =>
+  const rows = await runCompiled(store.db, OUTBOX_TO_FAN_OUT, [], () =>
     store.db.selectFrom('event_outbox').select('id').where('fanned_out', '=', NOT_YET).where('audience', '=', CUSTOMER).limit(1),
   );
   return rows.length > 0;

@@ -11,9 +11,14 @@ import { nowIso } from '../../core/clock.js';
 import { setRecent } from '../../core/recent-map.js';
 import type { Store } from '../../store/store.js';
 import { afterCommit, type Tx } from '../../store/transact.js';
-import { runCompiled } from '../../store/compiled-queries.js';
+import { compiledQuery, runCompiled } from '../../store/compiled-queries.js';
 import { readTableVersions } from '../../store/table-versions.js';
 import { loadRelationship } from '../identities/relationship.js';
+
+const CANDIDATES_BY_UID = compiledQuery('exchange candidates by uid');
+const CANDIDATES_BY_ISSUER = compiledQuery('exchange candidates by issuer and subject');
+const IDENTITY_SEEN = compiledQuery('identity seen');
+const IDENTITY_SEEN_WITH_EMAIL = compiledQuery('identity seen with email');
 
 type CandidateRow = Parameters<typeof loadRelationship>[0] & { uid: string };
 
@@ -67,7 +72,7 @@ export class IamExchangeDirectory implements ExchangeDirectory {
     const columns = ['uid', 'relationship_type', 'relationship'] as const;
     const rows =
       q.identity !== ''
-        ? await runCompiled<CandidateRow>(db, 'exchange candidates by uid', [q.identity, limit], ([uid, n]) =>
+        ? await runCompiled<CandidateRow>(db, CANDIDATES_BY_UID, [q.identity, limit], ([uid, n]) =>
             db
               .selectFrom('identities')
               .select(columns)
@@ -79,7 +84,7 @@ export class IamExchangeDirectory implements ExchangeDirectory {
           // patterns (their column is then '') are not candidates: every such
           // identity on the server, of any organization, would be one, and
           // enough of them made every exchange without identity= fail.
-          await runCompiled<CandidateRow>(db, 'exchange candidates by issuer and subject', [q.issuer, q.subject, limit], ([iss, sub, n]) =>
+          await runCompiled<CandidateRow>(db, CANDIDATES_BY_ISSUER, [q.issuer, q.subject, limit], ([iss, sub, n]) =>
             db
               .selectFrom('identities')
               .select(columns)
@@ -95,7 +100,7 @@ export class IamExchangeDirectory implements ExchangeDirectory {
     const now = nowIso();
     afterCommit(tx, () => setRecent(this.seen, uid, { at: Date.now(), email: verifiedEmail }, SEEN_LIMIT));
     if (verifiedEmail === undefined) {
-      await runCompiled(tx, 'identity seen', [uid, now], ([u, t]) =>
+      await runCompiled(tx, IDENTITY_SEEN, [uid, now], ([u, t]) =>
         tx
           .updateTable('identities')
           .set({ last_seen_time: t as string })
@@ -103,7 +108,7 @@ export class IamExchangeDirectory implements ExchangeDirectory {
       );
       return;
     }
-    await runCompiled(tx, 'identity seen with email', [uid, now, verifiedEmail], ([u, t, e]) =>
+    await runCompiled(tx, IDENTITY_SEEN_WITH_EMAIL, [uid, now, verifiedEmail], ([u, t, e]) =>
       tx
         .updateTable('identities')
         .set({ last_seen_time: t as string, email: e as string })

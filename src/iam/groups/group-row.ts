@@ -5,7 +5,9 @@ import { isoToTimestamp } from '../../core/clock.js';
 import type { GroupsTable } from '../iam-tables.js';
 import type { Executor } from '../../store/transact.js';
 import { groupNotFound } from '../errors.js';
-import { runCompiled } from '../../store/compiled-queries.js';
+import { compiledQuery, runCompiled } from '../../store/compiled-queries.js';
+
+const GROUP_BY_UID = compiledQuery('group by uid');
 
 export const MAX_NAME = 63;
 export const MAX_DESCRIPTION = 1000;
@@ -22,7 +24,7 @@ export function groupFromRow(row: GroupsTable): Group {
 }
 
 export async function loadGroupRow(db: Executor, uid: string): Promise<GroupsTable> {
-  const [row] = await runCompiled<GroupsTable>(db, 'group by uid', [uid], ([u]) =>
+  const [row] = await runCompiled<GroupsTable>(db, GROUP_BY_UID, [uid], ([u]) =>
     db
       .selectFrom('groups')
       .selectAll()

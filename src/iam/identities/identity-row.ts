@@ -6,7 +6,9 @@ import type { IdentitiesTable } from '../iam-tables.js';
 import type { Executor } from '../../store/transact.js';
 import { identityNotFound } from '../errors.js';
 import { loadRelationship } from './relationship.js';
-import { runCompiled } from '../../store/compiled-queries.js';
+import { compiledQuery, runCompiled } from '../../store/compiled-queries.js';
+
+const IDENTITY_BY_UID = compiledQuery('identity by uid');
 
 // The pattern and its wording are the contract's, byte for byte.
 const NAME_PATTERN = /^[a-z0-9 ._-]{1,}$/;
@@ -31,7 +33,7 @@ export function identityFromRow(row: IdentitiesTable): Identity {
 }
 
 export async function loadIdentityRow(db: Executor, uid: string): Promise<IdentitiesTable> {
-  const [row] = await runCompiled<IdentitiesTable>(db, 'identity by uid', [uid], ([u]) =>
+  const [row] = await runCompiled<IdentitiesTable>(db, IDENTITY_BY_UID, [uid], ([u]) =>
     db
       .selectFrom('identities')
       .selectAll()

@@ -5,7 +5,9 @@ import { isoToTimestamp } from '../../core/clock.js';
 import type { RolesTable } from '../iam-tables.js';
 import type { Executor } from '../../store/transact.js';
 import { roleNotFound } from '../errors.js';
-import { runCompiled } from '../../store/compiled-queries.js';
+import { compiledQuery, runCompiled } from '../../store/compiled-queries.js';
+
+const ROLE_BY_UID = compiledQuery('role by uid');
 
 export const MAX_ROLE_NAME = 63;
 export const MAX_ROLE_DESCRIPTION = 255;
@@ -26,7 +28,7 @@ export function roleFromRow(row: RolesTable): Role {
 }
 
 export async function loadRoleRow(db: Executor, uid: string): Promise<RolesTable> {
-  const [row] = await runCompiled<RolesTable>(db, 'role by uid', [uid], ([u]) =>
+  const [row] = await runCompiled<RolesTable>(db, ROLE_BY_UID, [uid], ([u]) =>
     db
       .selectFrom('roles')
       .selectAll()

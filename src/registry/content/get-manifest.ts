@@ -1,7 +1,10 @@
 // Reading one manifest of a repo by digest: with its bytes (GET) or without
 // them (HEAD, existence checks), so a HEAD never loads up to 4 MiB.
-import { runCompiled } from '../../store/compiled-queries.js';
+import { compiledQuery, runCompiled } from '../../store/compiled-queries.js';
 import type { Executor } from '../../store/transact.js';
+
+const STAT_MANIFEST = compiledQuery('stat manifest');
+const GET_MANIFEST = compiledQuery('get manifest');
 
 export interface ManifestInfo {
   digest: string;
@@ -38,7 +41,7 @@ function info(r: InfoRow): ManifestInfo {
 /** The manifest without its bytes, or undefined when the repo does not hold it. */
 export async function statManifest(ex: Executor, repoUid: string, digest: string): Promise<ManifestInfo | undefined> {
   // Compiled once (store/compiled-queries.ts): a registry read runs this per request.
-  const [row] = await runCompiled<InfoRow>(ex, 'stat manifest', [repoUid, digest], ([r, d]) =>
+  const [row] = await runCompiled<InfoRow>(ex, STAT_MANIFEST, [repoUid, digest], ([r, d]) =>
     ex
       .selectFrom('manifests')
       .select(INFO)
@@ -50,7 +53,7 @@ export async function statManifest(ex: Executor, repoUid: string, digest: string
 
 /** The manifest with its bytes, or undefined when the repo does not hold it. */
 export async function getManifest(ex: Executor, repoUid: string, digest: string): Promise<StoredManifest | undefined> {
-  const [row] = await runCompiled<InfoRow & { content: Uint8Array }>(ex, 'get manifest', [repoUid, digest], ([r, d]) =>
+  const [row] = await runCompiled<InfoRow & { content: Uint8Array }>(ex, GET_MANIFEST, [repoUid, digest], ([r, d]) =>
     ex
       .selectFrom('manifests')
       .select([...INFO, 'content'])

@@ -4,7 +4,9 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../store/database.js';
 import type { ReposTable } from '../registry-tables.js';
 import { repoNotFound } from '../errors.js';
-import { runCompiled } from '../../store/compiled-queries.js';
+import { compiledQuery, runCompiled } from '../../store/compiled-queries.js';
+
+const REPO_BY_UID = compiledQuery('repo by uid');
 
 /** A repo as responses show it: the readme (up to 1 MiB) has its own RPC. */
 export type RepoRow = Omit<ReposTable, 'readme'>;
@@ -24,7 +26,7 @@ export function repoFromRow(row: RepoRow): Repo {
 }
 
 export async function loadRepoRow(db: Kysely<Database>, uid: string): Promise<RepoRow> {
-  const [row] = await runCompiled<RepoRow>(db, 'repo by uid', [uid], ([u]) =>
+  const [row] = await runCompiled<RepoRow>(db, REPO_BY_UID, [uid], ([u]) =>
     db
       .selectFrom('repos')
       .select(REPO_COLUMNS)

@@ -4,7 +4,9 @@ import { isoToTimestamp } from '../../core/clock.js';
 import type { TagsTable } from '../registry-tables.js';
 import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { tagNotFound } from '../errors.js';
-import { runCompiled } from '../../store/compiled-queries.js';
+import { compiledQuery, runCompiled } from '../../store/compiled-queries.js';
+
+const TAG_BY_UID = compiledQuery('tag by uid');
 
 export function tagFromRow(row: TagsTable): Tag {
   return create(TagSchema, {
@@ -18,7 +20,7 @@ export function tagFromRow(row: TagsTable): Tag {
 
 export async function loadTagRow(deps: Pick<ServiceDeps, 'store'>, uid: string): Promise<TagsTable> {
   const db = deps.store.db;
-  const [row] = await runCompiled<TagsTable>(db, 'tag by uid', [uid], ([u]) =>
+  const [row] = await runCompiled<TagsTable>(db, TAG_BY_UID, [uid], ([u]) =>
     db
       .selectFrom('tags')
       .selectAll()
