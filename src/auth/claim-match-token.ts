@@ -12,7 +12,7 @@
 // aud must name Berth (or what the identity expects), which bounds their use.
 import type { JWTPayload } from 'jose';
 import type { Identity_ClaimMatch } from '../gen/berth/iam/v2/identities_pb.js';
-import { matchesPattern } from '../iam/identities/claim-pattern.js';
+import { matchesPattern } from './claim-pattern.js';
 import type { ExternalIssuers } from './external-issuers.js';
 import { verifyExternalJwt } from './external-jwt.js';
 import { ASYMMETRIC_ALGORITHMS } from './token-algorithms.js';

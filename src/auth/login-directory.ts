@@ -2,6 +2,9 @@
 // interface: auth reads no IAM table. IAM implements it in
 // src/iam/sign-in/iam-login-directory.ts.
 
+/** More groups than any real token carries; a larger claim is refused rather than half applied. */
+export const MAX_SYNC_GROUPS = 10_000;
+
 /** An identity provider as the sign-in flow uses it. */
 export interface LoginProvider {
   uid: string;
@@ -32,7 +35,8 @@ export interface LoginDirectory {
   /**
    * In one transaction: registers the user on first sign in (root-level
    * identity, the provider's default role on its group), then makes the
-   * bindings of the provider's group mappings match the user's groups.
+   * bindings of the provider's group mappings match the user's groups
+   * (at most MAX_SYNC_GROUPS of them).
    */
   signIn(providerUid: string, user: SignedInUser): Promise<{ identityUid: string; registered: boolean }>;
 }

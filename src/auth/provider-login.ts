@@ -11,7 +11,6 @@
 // a token with a refresh token, as /sts/exchange does.
 import { jwtVerify, type JWTPayload } from 'jose';
 import { isValidUid } from '../core/uidp.js';
-import { MAX_SYNC_GROUPS } from '../iam/group-mappings/sync-group-bindings.js';
 import type { Store } from '../store/store.js';
 import { boundedGet, boundedPostForm } from './bounded-fetch.js';
 import { badExchangeRequest, loginProviderNotFound, loginProviderUnavailable, loginRefused, loginSecretSealed } from './errors.js';
@@ -19,7 +18,7 @@ import type { ExternalIssuers } from './external-issuers.js';
 import { isLoopbackHost, outboundUrlProblem } from '../outbound/outbound-policy.js';
 import { discoveryUrl, issuerUrlProblem } from './issuer-url.js';
 import type { Issuer } from './issuer.js';
-import type { LoginDirectory, LoginProvider } from './login-directory.js';
+import { MAX_SYNC_GROUPS, type LoginDirectory, type LoginProvider } from './login-directory.js';
 import type { RefreshTokens } from './refresh-tokens.js';
 import { ASYMMETRIC_ALGORITHMS } from './token-algorithms.js';
 

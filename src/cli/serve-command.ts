@@ -9,9 +9,9 @@ import {
   REGISTRY_REQUEST_TIMEOUT_MS,
   registryPublicUrl,
 } from '../oci/registry-config.js';
-import type { RegistryServeOptions } from '../server/app.js';
+import type { RegistryServeOptions } from '../runtime/start-server.js';
 import { dataDirWarning } from '../store/private-files.js';
-import { DEFAULT_LIMITS, type ConnectionLimits } from '../server/connection-limits.js';
+import { DEFAULT_LIMITS, type ConnectionLimits } from '../http/connection-limits.js';
 import { describeDatabase } from '../store/store.js';
 import type { OrgCreationPolicy } from '../runtime/service-deps.js';
 import { readTermsFile } from '../iam/terms/terms-documents.js';
@@ -223,7 +223,7 @@ Registry tokens: docker login <registry host> -u _token -p "$(npx berth auth tok
         const warning = dataDirWarning(o.data);
         if (warning) process.stderr.write(`warning: ${warning}\n`);
         // The server stack is loaded only here: every other command starts without it.
-        const { startServer } = await import('../server/app.js');
+        const { startServer } = await import('../runtime/start-server.js');
         const server = await startServer({
           host,
           port,

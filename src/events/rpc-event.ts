@@ -8,7 +8,7 @@ import { getOption, type DescMessage, type DescMethod, type MessageShape } from 
 import type { HandlerContext } from '@connectrpc/connect';
 import { callerKey } from '../auth/caller.js';
 import { EventAttributes_Audience, events, type EventAttributes } from '../gen/berth/annotations/v1/annotations_pb.js';
-import { messageToJson } from '../server/rest/json-writer.js';
+import { messageToJson } from '../core/json-writer.js';
 import type { Tx } from '../store/transact.js';
 import { emitEvent } from './outbox.js';
 

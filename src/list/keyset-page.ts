@@ -4,8 +4,8 @@
 // costs what page 1 costs. It knows no domain: tables and columns are given.
 // Its queries are compiled once per shape (store/compiled-queries.ts).
 import { sql, type Kysely, type SqlBool } from 'kysely';
-import type { Order } from '../core/list-params.js';
-import type { PageTokens } from '../core/page-token.js';
+import type { Order } from './list-params.js';
+import type { PageTokens } from './page-token.js';
 import type { Database } from '../store/database.js';
 import type { Store } from '../store/store.js';
 import { compiledQuery, runCompiled } from '../store/compiled-queries.js';

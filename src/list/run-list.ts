@@ -5,8 +5,8 @@
 import type { UIDPFilter } from '../gen/berth/common/v2/uidp_pb.js';
 import type { FieldViolation } from '../core/api-error.js';
 import { badListRequest } from '../core/request-errors.js';
-import { fingerprint, pageSizeOf, parseOrderBy, skipOf, type Order } from '../core/list-params.js';
-import type { PageTokens } from '../core/page-token.js';
+import { fingerprint, pageSizeOf, parseOrderBy, skipOf, type Order } from './list-params.js';
+import type { PageTokens } from './page-token.js';
 import { ancestorsOf, isValidUid } from '../core/uidp.js';
 import { listPage, type Page, type UidScope, type Visibility } from './keyset-page.js';
 import { equal, isNull, oneOf, type Condition } from './conditions.js';

@@ -11,7 +11,7 @@ import { ExternalIssuers } from '../auth/external-issuers.js';
 import { Issuer } from '../auth/issuer.js';
 import { RefreshTokens } from '../auth/refresh-tokens.js';
 import { secretsKeyFrom } from '../auth/secret-sealing.js';
-import { PageTokens } from '../core/page-token.js';
+import { PageTokens } from '../list/page-token.js';
 import { IamAccessDirectory } from '../iam/access/iam-access-directory.js';
 import { IamExchangeDirectory } from '../iam/access/iam-exchange-directory.js';
 import { firstStart, syncBuiltinRoles, type FirstStartResult } from '../iam/first-start.js';
@@ -87,6 +87,11 @@ export class Runtime {
     dataDir: string,
   ) {
     this.storage = new StorageHealth(dataDir, logger);
+  }
+
+  /** Resolves once the database answered a read (GET /healthz). */
+  async probe(): Promise<void> {
+    await this.store.db.selectFrom('settings').select('key').limit(1).execute();
   }
 
   /** Opens everything on a migrated store; on an empty database, runs first start. */

@@ -1,5 +1,5 @@
 import type { KeyObject } from 'node:crypto';
-import type { PageTokens } from '../core/page-token.js';
+import type { PageTokens } from '../list/page-token.js';
 import type { TermsDocument } from '../iam/terms/terms-documents.js';
 import type { ListTotals } from '../list/list-totals.js';
 import type { Store } from '../store/store.js';

@@ -13,18 +13,17 @@ import { badRequest } from '../core/request-errors.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { authRoutes } from './auth-routes.js';
 import { IamLoginDirectory } from '../iam/sign-in/iam-login-directory.js';
-import { errorResponse } from './error-body.js';
+import { answerClientError, errorResponse } from './error-body.js';
 import { badBody, routeNotFound, starting } from './errors.js';
-import { answerClientError } from './client-errors.js';
-import { DEFAULT_LIMITS, http1Server, type ConnectionLimits } from './connection-limits.js';
+import { DEFAULT_LIMITS, http1Server, type ConnectionLimits } from '../http/connection-limits.js';
 import { answerDecodeFailuresAsInvalidArgument } from './decode-failures.js';
-import { listen, type Listener } from './listener.js';
-import { discardUnreadBody } from './unread-body.js';
+import { listen, type Listener } from '../http/listener.js';
+import { discardUnreadBody } from '../http/unread-body.js';
 import { registerReflection } from './reflection-service.js';
 import { restPlugin } from './rest/rest-plugin.js';
 import { normalizeError } from './normalize-error.js';
 import { guard } from './rpc-guard.js';
-import { healthz } from './healthz.js';
+import { healthz } from '../http/healthz.js';
 import { allServices } from './services.js';
 
 export interface ApiListenerOptions {

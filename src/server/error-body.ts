@@ -5,6 +5,8 @@ import type { JsonObject } from '@bufbuild/protobuf';
 import { toJson } from '@bufbuild/protobuf';
 import type { ConnectError } from '@connectrpc/connect';
 import { httpStatusOf } from '../core/error-codes.js';
+import { badRequest } from '../core/request-errors.js';
+import { answerClientErrorWith } from '../http/client-errors.js';
 import { internal } from './errors.js';
 
 export interface ErrorResponse {
@@ -28,3 +30,10 @@ export function errorResponse(err: ConnectError, domain: string): ErrorResponse 
   if (retryAfter !== null) headers['retry-after'] = retryAfter;
   return { status: httpStatusOf(ce.code), body: { code: ce.code, message: ce.rawMessage, details }, headers };
 }
+
+const DOMAIN = 'api.berth.dev';
+
+/** The API port's answer to a request Node's HTTP/1.1 parser rejects (src/http/client-errors.ts). */
+export const answerClientError = answerClientErrorWith((_status, field, description) =>
+  JSON.stringify(errorResponse(badRequest(DOMAIN, [{ field, description }]), DOMAIN).body),
+);

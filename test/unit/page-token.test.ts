@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { PAGE_TOKEN_TTL_MS, PageTokens } from '../../src/core/page-token.js';
+import { PAGE_TOKEN_TTL_MS, PageTokens } from '../../src/list/page-token.js';
 
 describe('page tokens', () => {
   const key = randomBytes(32);

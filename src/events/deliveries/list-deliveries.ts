@@ -1,12 +1,12 @@
 // ListDeliveries: one subscription's delivery log, newest event first,
 // optionally only one status, in keyset pages under the same authenticated
-// page tokens as every list (src/core/page-token.ts). The guard has checked
+// page tokens as every list (src/list/page-token.ts). The guard has checked
 // subscriptions.list at the subscription's uid before this runs, so a caller
 // who may not see it learns nothing of whether it exists. No total: the log
 // changes with every delivery, and counting it would cost more than a page.
 import { create } from '@bufbuild/protobuf';
 import type { FieldViolation } from '../../core/api-error.js';
-import { fingerprint, pageSizeOf } from '../../core/list-params.js';
+import { fingerprint, pageSizeOf } from '../../list/list-params.js';
 import { ListDeliveriesResponseSchema, type ListDeliveriesRequest, type ListDeliveriesResponse } from '../../gen/berth/events/v2/subscriptions_pb.js';
 import type { ServiceDeps } from '../../runtime/service-deps.js';
 import type { Executor } from '../../store/transact.js';

@@ -1,4 +1,4 @@
-// The delivery worker, one per serving process (src/server/app.ts). A pass:
+// The delivery worker, one per serving process (src/runtime/start-server.ts). A pass:
 // (on SQLite, only while this process holds the worker lease) prune now and
 // then; then, in one transaction, write the results of finished attempts, fan
 // new events out into deliveries and claim due deliveries up to MAX_IN_FLIGHT;

@@ -5,7 +5,7 @@
 import type { HandlerContext } from '@connectrpc/connect';
 import type { SubscriptionFilter, SubscriptionList } from '../../gen/berth/events/v1/subscriptions_pb.js';
 import type { FieldViolation } from '../../core/api-error.js';
-import { MAX_PAGE_SIZE } from '../../core/list-params.js';
+import { MAX_PAGE_SIZE } from '../../list/list-params.js';
 import { isValidUid } from '../../core/uidp.js';
 import { equal, type Condition } from '../../list/conditions.js';
 import type { ServiceDeps } from '../../runtime/service-deps.js';

@@ -19,14 +19,12 @@
 // New bindings are written by writeBinding, the only binding writer, marked
 // with the mapping that made them so they go with it when it is deleted.
 import { bindingWithinIdentityScope } from '../../auth/identity-scope.js';
+import { MAX_SYNC_GROUPS } from '../../auth/login-directory.js';
 import type { Tx } from '../../store/transact.js';
 import { existingBinding } from '../role-bindings/existing-binding.js';
 import { GrantAuthority } from '../role-bindings/grant-authority.js';
 import { keepOwners } from '../role-bindings/owner-bindings.js';
 import { writeBinding } from '../role-bindings/write-binding.js';
-
-/** More groups than any real token carries; a larger claim is refused rather than half applied. */
-export const MAX_SYNC_GROUPS = 10_000;
 
 export interface SyncResult {
   /** uids of the bindings made. */

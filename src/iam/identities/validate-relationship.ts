@@ -5,7 +5,7 @@ import { timestampFromMs, timestampMs } from '@bufbuild/protobuf/wkt';
 import type { Identity, Identity_ClaimMatch, Identity_StaticKeys } from '../../gen/berth/iam/v2/identities_pb.js';
 import type { FieldViolation } from '../../core/api-error.js';
 import { issuerPolicy, issuerUrlProblem } from '../../auth/issuer-url.js';
-import { patternProblem } from './claim-pattern.js';
+import { patternProblem } from '../../auth/claim-pattern.js';
 
 export const MAX_KEY_LIFETIME_MS = 365 * 24 * 3600 * 1000;
 

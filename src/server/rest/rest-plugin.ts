@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 import { errorDomainOf, errorDomainOfPath } from '../../core/error-domain.js';
 import { errorResponse } from '../error-body.js';
 import { normalizeError } from '../normalize-error.js';
-import { messageToJson } from './json-writer.js';
+import { messageToJson } from '../../core/json-writer.js';
 import { restContext } from './rest-context.js';
 import { buildRequest, parseJsonBody } from './request-message.js';
 import { RouteTable, splitPath, type RestRoute } from './route-table.js';

@@ -5,7 +5,7 @@
 // Identity create/update validates with the same compiler, so what is accepted
 // is exactly what runs.
 import { RE2JS } from 're2js';
-import { setRecent } from '../../core/recent-map.js';
+import { setRecent } from '../core/recent-map.js';
 
 /** Longest pattern accepted: bounds compile time and program size. */
 export const MAX_PATTERN_LENGTH = 512;

@@ -1,6 +1,6 @@
 // The list parameters every v2 List shares: page_size, order_by, skip.
 import { hash } from 'node:crypto';
-import type { FieldViolation } from './api-error.js';
+import type { FieldViolation } from '../core/api-error.js';
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 200;

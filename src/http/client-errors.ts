@@ -7,21 +7,12 @@
 // a moment before it does.
 import http from 'node:http';
 import type { Socket } from 'node:net';
-import { badRequest } from '../core/request-errors.js';
-import { errorResponse } from './error-body.js';
 
-const DOMAIN = 'api.berth.dev';
 /** How long a connection that was answered this way is still read from. */
 const LINGER_MS = 2000;
 
-/** The JSON body of such an answer: the API's error shape by default; the registry passes its own. */
+/** The JSON body of such an answer, in the listener's own error shape (the API's, the registry's). */
 export type ClientErrorBody = (status: number, field: string, description: string) => string;
-
-const apiBody: ClientErrorBody = (_status, field, description) => JSON.stringify(errorResponse(badRequest(DOMAIN, [{ field, description }]), DOMAIN).body);
-
-export function answerClientError(err: Error & { code?: string }, socket: Socket): void {
-  answerClientErrorWith(apiBody)(err, socket);
-}
 
 export function answerClientErrorWith(render: ClientErrorBody): (err: Error & { code?: string }, socket: Socket) => void {
   return (err, socket) => answerWith(render, err, socket);

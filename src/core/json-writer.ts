@@ -7,8 +7,8 @@
 import type { DescField, DescMessage, JsonObject, JsonValue, Message } from '@bufbuild/protobuf';
 import { getOption, hasOption, ScalarType, toJson } from '@bufbuild/protobuf';
 import { FeatureSet_FieldPresence, type Timestamp } from '@bufbuild/protobuf/wkt';
-import { field_behavior, FieldBehavior } from '../../gen/google/api/field_behavior_pb.js';
-import { timestampText } from '../../core/clock.js';
+import { field_behavior, FieldBehavior } from '../gen/google/api/field_behavior_pb.js';
+import { timestampText } from './clock.js';
 
 type Writer = (msg: Record<string, unknown>) => JsonObject;
 const writers = new WeakMap<DescMessage, Writer>();

@@ -4,16 +4,16 @@
 // both listeners drain, workers stop, the store closes.
 import type { Logger } from 'pino';
 import type { FirstStartResult } from '../iam/first-start.js';
-import { Runtime } from '../runtime/runtime.js';
-import type { OrgCreationPolicy } from '../runtime/service-deps.js';
+import { Runtime } from './runtime.js';
+import type { OrgCreationPolicy } from './service-deps.js';
 import type { TermsDocument } from '../iam/terms/terms-documents.js';
 import { openStore, type Store } from '../store/store.js';
 import { REGISTRY_REQUEST_TIMEOUT_MS } from '../oci/registry-config.js';
 import { RegistryListener } from '../oci/registry-listener.js';
 import { registryBlobRoot } from '../registry/blobs/fs-blob-layout.js';
 import { FsBlobStore } from '../registry/blobs/fs-blob-store.js';
-import { ApiListener } from './api-listener.js';
-import { DEFAULT_LIMITS, type ConnectionLimits } from './connection-limits.js';
+import { ApiListener } from '../server/api-listener.js';
+import { DEFAULT_LIMITS, type ConnectionLimits } from '../http/connection-limits.js';
 import type { EventSettings } from '../events/event-settings.js';
 import { DeliveryWorker } from '../events/delivery/delivery-worker.js';
 

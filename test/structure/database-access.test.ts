@@ -1,4 +1,6 @@
-// Structural gates. Domain code writes only inside transact(store, tx => …)
+// How code reaches the database: auth touches no IAM table, only
+// src/store/db-capabilities.ts tells the dialects apart, and domain code
+// writes only inside transact(store, tx => …)
 // (src/store/transact.ts), so every mutating RPC is one transaction and an
 // outbox row can join any change. A write straight on the store's Kysely
 // instance, or a transaction opened by hand, fails this test.

@@ -1,0 +1,31 @@
+// What each folder under src/ may import: the one table of Berth's layers.
+// test/structure/layers.test.ts checks every import against it and
+// docs/architecture.md prints it (test/docs/architecture-doc.test.ts). A
+// folder may always import its own files; src/gen is generated and checked
+// only as a target. A new folder needs a row here before it can be imported.
+export const LAYERS: Readonly<Record<string, readonly string[]>> = {
+  gen: [],
+  core: ['gen'],
+  store: ['core'],
+  list: ['core', 'gen', 'store'],
+  outbound: [],
+  http: ['core'],
+  auth: ['core', 'gen', 'outbound', 'store'],
+  ping: ['gen'],
+  events: ['auth', 'core', 'gen', 'list', 'outbound', 'runtime', 'store'],
+  iam: ['auth', 'core', 'events', 'gen', 'list', 'runtime', 'store'],
+  registry: ['auth', 'core', 'events', 'gen', 'list', 'runtime', 'store'],
+  vulnerabilities: ['advisory', 'auth', 'core', 'events', 'gen', 'iam', 'list', 'runtime', 'store'],
+  advisory: ['core', 'gen', 'iam', 'list', 'runtime', 'store', 'vulnerabilities'],
+  server: ['advisory', 'auth', 'core', 'events', 'gen', 'http', 'iam', 'ping', 'registry', 'runtime', 'store', 'vulnerabilities'],
+  oci: ['auth', 'core', 'events', 'gen', 'http', 'iam', 'registry', 'runtime', 'store'],
+  runtime: ['auth', 'core', 'events', 'http', 'iam', 'list', 'oci', 'registry', 'server', 'store'],
+  cli: ['advisory', 'auth', 'core', 'events', 'gen', 'http', 'iam', 'oci', 'registry', 'runtime', 'store', 'vulnerabilities'],
+};
+
+/** Packages only some folders may import: the web framework, the Connect adapter for it, the PostgreSQL driver. */
+export const PACKAGE_LAYERS: Readonly<Record<string, readonly string[]>> = {
+  fastify: ['http', 'oci', 'server'],
+  '@connectrpc/connect-fastify': ['server'],
+  pg: ['store'],
+};
