@@ -14,6 +14,7 @@ const { loadCatalogue, renderErrorTables, withGenerated } = await load('core/err
 const { renderRouteTable, ROUTES_BEGIN, ROUTES_END } = await load('server/rest/route-docs.js');
 const { renderEventTable, EVENTS_BEGIN, EVENTS_END } = await load('server/event-type-docs.js');
 const { SERVICES } = await load('server/services.js');
+const served = SERVICES.map((e) => e.service);
 
 function update(name, rewrite) {
   const file = join(root, 'docs', name);
@@ -25,5 +26,5 @@ function update(name, rewrite) {
 
 const errors = renderErrorTables(await loadCatalogue());
 update('errors.md', (doc) => withGenerated(doc, errors));
-update('api.md', (doc) => withGenerated(doc, renderRouteTable(SERVICES), ROUTES_BEGIN, ROUTES_END));
-update('event-types.md', (doc) => withGenerated(doc, renderEventTable(SERVICES), EVENTS_BEGIN, EVENTS_END));
+update('api.md', (doc) => withGenerated(doc, renderRouteTable(served), ROUTES_BEGIN, ROUTES_END));
+update('event-types.md', (doc) => withGenerated(doc, renderEventTable(served), EVENTS_BEGIN, EVENTS_END));

@@ -11,6 +11,7 @@ import { nowIso } from '../core/clock.js';
 import { newRootUid } from '../core/uidp.js';
 import type { Store } from '../store/store.js';
 import type { Tx } from '../store/transact.js';
+import { writeGroup } from './groups/group-writer.js';
 import { insertOwner, newOwnerKeys, removeCredentialsFile, writeCredentialsFile } from './owner-credentials.js';
 
 export interface FirstStartResult {
@@ -54,11 +55,7 @@ export async function firstStart(store: Store, orgName: string, dataDir: string,
         .returning('key')
         .executeTakeFirst();
       if (!claim) return undefined;
-      const now = nowIso();
-      await tx
-        .insertInto('groups')
-        .values({ uid: org.uid, parent_uid: null, name: orgName, description: 'Root organization group', verified: 0, create_time: now, update_time: now })
-        .execute();
+      await writeGroup(tx, { parent: '', name: orgName, description: 'Root organization group', uid: org.uid }, 'first-start');
       const creds = await insertOwner(tx, org, keys, `owner@${orgName}`, 'Created on first start', apiUrl);
       const out = writeCredentialsFile(dataDir, file, creds);
       written = out;

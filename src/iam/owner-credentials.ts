@@ -8,12 +8,11 @@ import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import { create } from '@bufbuild/protobuf';
 import { timestampFromMs } from '@bufbuild/protobuf/wkt';
 import { builtinRoleByName } from './roles/builtin-roles.js';
-import { nowIso } from '../core/clock.js';
 import { newRootUid } from '../core/uidp.js';
 import { Identity_StaticKeysSchema } from '../gen/berth/iam/v2/identities_pb.js';
 import type { Tx } from '../store/transact.js';
 import { writeBinding } from './role-bindings/write-binding.js';
-import { storeRelationship } from './identities/relationship.js';
+import { writeIdentity } from './identities/identity-writer.js';
 
 export const STATIC_ISSUER = 'berth:static-keys';
 const YEAR_MS = 365 * 24 * 3600 * 1000;
@@ -55,28 +54,22 @@ export async function insertOwner(
   api: string,
 ): Promise<OwnerCredentials> {
   const identityUid = newRootUid();
-  const now = nowIso();
   const staticKeys = create(Identity_StaticKeysSchema, {
     issuer: STATIC_ISSUER,
     subject,
     issuerKeys: JSON.stringify({ keys: [keys.publicJwk] }),
     expirationTime: timestampFromMs(Date.now() + YEAR_MS),
   });
-  await tx
-    .insertInto('identities')
-    .values({
-      uid: identityUid,
-      parent_uid: null,
-      name: 'owner',
-      description,
-      company: '',
-      email: '',
-      last_seen_time: now,
-      create_time: now,
-      update_time: now,
-      ...storeRelationship({ case: 'staticKeys', value: staticKeys }),
-    })
-    .execute();
+  const owner = {
+    uid: identityUid,
+    parent: null,
+    name: 'owner',
+    description,
+    company: '',
+    email: '',
+    relationship: { case: 'staticKeys' as const, value: staticKeys },
+  };
+  await writeIdentity(tx, owner, 'owner');
   await writeBinding(tx, { parent: org.uid, identityUid, roleUid: builtinRoleByName('owner')!.uid });
   return { api, identity: identityUid, issuer: STATIC_ISSUER, subject, privateKey: keys.privateJwk, organization: org };
 }

@@ -1,14 +1,12 @@
 // The repository a registry route works on, once authorized: an existing one
 // (else NAME_UNKNOWN, answered only after the permission check), or for a
-// push, one created on the spot in the organization — authorizeRepo has
-// already checked repo.create there when the repo did not exist — with its
-// repo.created event.
-import { nowIso } from '../core/clock.js';
-import { newChildUid } from '../core/uidp.js';
-import { isUniqueViolation } from '../store/constraint-error.js';
+// push, one created on the spot in the organization by the repo writer —
+// authorizeRepo has already checked repo.create there when the repo did not
+// exist — with its repo.created event.
+import { Code, ConnectError } from '@connectrpc/connect';
+import { writeRepo } from '../registry/repos/repo-writer.js';
 import { transact } from '../store/transact.js';
 import type { RegistryAccess } from './authorize-repo.js';
-import { pushedRepoEvent } from './pushed-repo-event.js';
 import { OciError } from './oci-errors.js';
 import type { RegistryContext } from './registry-context.js';
 import { resolveRepoTarget } from './repo-target.js';
@@ -26,20 +24,11 @@ export async function repoForPush(ctx: RegistryContext, access: RegistryAccess):
   if (target.repoUid !== undefined) return target.repoUid;
   const orgUid = target.orgUid;
   if (orgUid === undefined) throw new OciError('NAME_UNKNOWN', undefined, { name: target.name });
-  const now = nowIso();
-  const uid = newChildUid(orgUid);
   try {
-    const row = { uid, parent_uid: orgUid, name: target.path, description: '', create_time: now, update_time: now };
-    await transact(ctx.runtime.store, async (tx) => {
-      await tx
-        .insertInto('repos')
-        .values({ ...row, readme: '' })
-        .execute();
-      await pushedRepoEvent(tx, row, access.subject);
-    });
-    return uid;
+    const row = await transact(ctx.runtime.store, (tx) => writeRepo(tx, { parent: orgUid, name: target.path, description: '' }, { pushedBy: access.subject }));
+    return row.uid;
   } catch (err) {
-    if (!isUniqueViolation(err)) throw err;
+    if (!(err instanceof ConnectError && err.code === Code.AlreadyExists)) throw err;
     // A concurrent push created it first: use that one.
     const again = await resolveRepoTarget(ctx.runtime.store.db, target.name);
     if (again.repoUid === undefined) throw err;

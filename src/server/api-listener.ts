@@ -24,7 +24,7 @@ import { restPlugin } from './rest/rest-plugin.js';
 import { normalizeError } from './normalize-error.js';
 import { guard } from './rpc-guard.js';
 import { healthz } from '../http/healthz.js';
-import { allServices } from './services.js';
+import { SERVICES } from './services.js';
 
 export interface ApiListenerOptions {
   host: string;
@@ -97,9 +97,9 @@ export class ApiListener {
       },
     });
     const guardDeps = { authenticator: runtime.authenticator([runtime.url]), logger, storage: runtime.storage };
-    const services = allServices(runtime.services).map((s) => ({
+    const services = SERVICES.map((s) => ({
       service: s.service,
-      impl: guard(s.service, s.impl, guardDeps, s),
+      impl: guard(s.service, s.impl(runtime.services), guardDeps, s.guard?.(runtime.services)),
     }));
     await app.register(fastifyConnectPlugin, {
       routes: (router) => {

@@ -46,62 +46,43 @@ import type { ServiceDeps } from '../runtime/service-deps.js';
 import { SecurityAdvisoryService } from '../gen/berth/advisory/v2/advisory_pb.js';
 import { securityAdvisoryService } from '../advisory/feed/service.js';
 
-/** A served service and how the guard wraps it (preflights; requireToken, an operator's choice such as --feed-requires-auth). */
-export interface ServiceEntry extends GuardOptions {
+/**
+ * A served service: its descriptor (what reflection, the docs and the access
+ * matrix read), its implementation over the runtime's dependencies, and how
+ * the guard wraps it (preflights; requireToken, an operator's choice such as
+ * --feed-requires-auth).
+ */
+export interface ServiceEntry {
   service: DescService;
-  impl: ServiceImpl<DescService>;
+  impl(deps: ServiceDeps): ServiceImpl<DescService>;
+  guard?(deps: ServiceDeps): GuardOptions;
 }
 
 /** One served service: its implementation must answer every method the proto declares. */
-function entry<S extends DescService>(service: S, impl: ServiceImpl<S>, opts: GuardOptions = {}): ServiceEntry {
-  return { service, impl: impl as unknown as ServiceImpl<DescService>, ...opts };
+function entry<S extends DescService>(service: S, impl: (deps: ServiceDeps) => ServiceImpl<S>, guard?: (deps: ServiceDeps) => GuardOptions): ServiceEntry {
+  return { service, impl: impl as unknown as (deps: ServiceDeps) => ServiceImpl<DescService>, guard };
 }
 
 /** Every service Berth serves, in the order of docs/api.md. */
-export const SERVICES: readonly DescService[] = [
-  PingService,
-  ReposService,
-  TagsService,
-  ImagesService,
-  RegistryService,
-  RolesService,
-  RoleBindingsService,
-  GroupsService,
-  IdentitiesService,
-  IdentityProvidersService,
-  ExternalGroupRoleMappingsService,
-  GroupInvitesService,
-  AccountAssociationsService,
-  TermsService,
-  AuthService,
-  SubscriptionsService,
-  SubscriptionsV1Service,
-  AdvisoriesService,
-  AdvisoriesV1Service,
-  SecurityAdvisoryService,
+export const SERVICES: readonly ServiceEntry[] = [
+  entry(PingService, () => pingService()),
+  entry(ReposService, reposService),
+  entry(TagsService, tagsService),
+  entry(ImagesService, imagesService),
+  entry(RegistryService, registryV1Service),
+  entry(RolesService, rolesService, () => ({ preflights: rolePreflights })),
+  entry(RoleBindingsService, roleBindingsService),
+  entry(GroupsService, groupsService),
+  entry(IdentitiesService, identitiesService),
+  entry(IdentityProvidersService, identityProvidersService),
+  entry(ExternalGroupRoleMappingsService, externalGroupRoleMappingsService),
+  entry(GroupInvitesService, groupInvitesService),
+  entry(AccountAssociationsService, accountAssociationsService),
+  entry(TermsService, termsService),
+  entry(AuthService, authService),
+  entry(SubscriptionsService, subscriptionsService),
+  entry(SubscriptionsV1Service, subscriptionsV1Service),
+  entry(AdvisoriesService, advisoriesService),
+  entry(AdvisoriesV1Service, advisoriesV1Service),
+  entry(SecurityAdvisoryService, securityAdvisoryService, (deps) => ({ requireToken: deps.feedRequiresAuth })),
 ];
-
-export function allServices(deps: ServiceDeps): ServiceEntry[] {
-  return [
-    entry(PingService, pingService()),
-    entry(ReposService, reposService(deps)),
-    entry(TagsService, tagsService(deps)),
-    entry(ImagesService, imagesService(deps)),
-    entry(RegistryService, registryV1Service(deps)),
-    entry(RolesService, rolesService(deps), { preflights: rolePreflights }),
-    entry(RoleBindingsService, roleBindingsService(deps)),
-    entry(GroupsService, groupsService(deps)),
-    entry(IdentitiesService, identitiesService(deps)),
-    entry(IdentityProvidersService, identityProvidersService(deps)),
-    entry(ExternalGroupRoleMappingsService, externalGroupRoleMappingsService(deps)),
-    entry(GroupInvitesService, groupInvitesService(deps)),
-    entry(AccountAssociationsService, accountAssociationsService(deps)),
-    entry(TermsService, termsService(deps)),
-    entry(AuthService, authService(deps)),
-    entry(SubscriptionsService, subscriptionsService(deps)),
-    entry(SubscriptionsV1Service, subscriptionsV1Service(deps)),
-    entry(AdvisoriesService, advisoriesService(deps)),
-    entry(AdvisoriesV1Service, advisoriesV1Service(deps)),
-    entry(SecurityAdvisoryService, securityAdvisoryService(deps), { requireToken: deps.feedRequiresAuth }),
-  ];
-}

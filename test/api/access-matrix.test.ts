@@ -21,6 +21,9 @@ import { SERVICES } from '../../src/server/services.js';
 import { useBerth } from '../harness/berth-process.js';
 import { identityWithRole, rest } from '../harness/api-client.js';
 
+/** The descriptors of the services the server serves. */
+const SERVED = SERVICES.map((e) => e.service);
+
 const ROLES = ['owner', 'editor', 'viewer', 'registry.pull', 'no binding'] as const;
 type RoleName = (typeof ROLES)[number];
 const CONCURRENCY = 8;
@@ -59,7 +62,7 @@ function rpcOf(method: DescMethod): Rpc {
 }
 
 /** The services the matrix covers: every served IAM and events service, and the auth service when it carries iam annotations. */
-const COVERED: DescService[] = SERVICES.filter(
+const COVERED: DescService[] = SERVED.filter(
   (s) =>
     s.typeName.startsWith('berth.iam.') ||
     s.typeName.startsWith('berth.events.') ||

@@ -3,15 +3,14 @@
 import { transact } from '../../store/transact.js';
 import type { HandlerContext } from '@connectrpc/connect';
 import { Capability } from '../../gen/berth/capabilities/v1/capabilities_pb.js';
-import { GroupSchema, type CreateGroupRequest, type Group } from '../../gen/berth/iam/v2/groups_pb.js';
-import { emitRpcEvent } from '../../events/rpc-event.js';
+import type { CreateGroupRequest, Group } from '../../gen/berth/iam/v2/groups_pb.js';
 import { callerOf } from '../../auth/caller.js';
 import { builtinRoleByName } from '../roles/builtin-roles.js';
-import { nowIso } from '../../core/clock.js';
-import { isValidUid, newChildUid, newRootUid } from '../../core/uidp.js';
+import { isValidUid } from '../../core/uidp.js';
 import type { ServiceDeps } from '../../runtime/service-deps.js';
-import { badIamRequest, groupNotFound, IAM_DOMAIN, rootGroupNameTaken } from '../errors.js';
-import { groupFromRow, groupViolations } from './group-row.js';
+import { badIamRequest, IAM_DOMAIN } from '../errors.js';
+import { groupFromRow } from './group-row.js';
+import { writeGroup } from './group-writer.js';
 import { requireOrgCreation } from './org-creation.js';
 import { writeBinding } from '../role-bindings/write-binding.js';
 
@@ -26,35 +25,14 @@ export async function createGroup(deps: ServiceDeps, req: CreateGroupRequest, ct
   // Permission before existence, so callers cannot probe for group uids.
   if (parent !== '') await caller.require(IAM_DOMAIN, [CREATE], parent);
   else await requireOrgCreation(caller, deps.orgCreation);
-  const name = req.group?.name ?? '';
-  const description = req.group?.description ?? '';
-  const bad = groupViolations(name, description);
-  if (bad.length > 0) throw badIamRequest(bad);
-
-  const now = nowIso();
-  const row = {
-    uid: parent === '' ? newRootUid() : newChildUid(parent),
-    parent_uid: parent === '' ? null : parent,
-    name,
-    description,
-    verified: 0,
-    create_time: now,
-    update_time: now,
-  };
-  await transact(deps.store, async (tx) => {
-    if (parent !== '') {
-      const found = await tx.selectFrom('groups').select('uid').where('uid', '=', parent).executeTakeFirst();
-      if (!found) throw groupNotFound(parent);
-    } else {
-      const taken = await tx.selectFrom('groups').select('uid').where('parent_uid', 'is', null).where('name', '=', name).executeTakeFirst();
-      if (taken) throw rootGroupNameTaken(name);
-    }
-    await tx.insertInto('groups').values(row).execute();
+  const group = { parent, name: req.group?.name ?? '', description: req.group?.description ?? '' };
+  const row = await transact(deps.store, async (tx) => {
+    const written = await writeGroup(tx, group, { ctx });
     if (parent === '') {
       // Whoever creates an organization owns it; otherwise nobody could use it.
-      await writeBinding(tx, { parent: row.uid, identityUid: caller.identityUid, roleUid: builtinRoleByName('owner')!.uid });
+      await writeBinding(tx, { parent: written.uid, identityUid: caller.identityUid, roleUid: builtinRoleByName('owner')!.uid });
     }
-    await emitRpcEvent(tx, ctx, { group: row.uid, subject: row.uid, schema: GroupSchema, message: groupFromRow(row) });
+    return written;
   });
   return groupFromRow(row);
 }

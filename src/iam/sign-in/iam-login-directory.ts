@@ -26,7 +26,7 @@ import { syncGroupBindings } from '../group-mappings/sync-group-bindings.js';
 import { readClientSecret } from '../identity-providers/client-secret.js';
 import { PUBLIC_COLUMNS } from '../identity-providers/provider-row.js';
 import { userIdentityUid } from '../identities/lookup-identity.js';
-import { storeRelationship } from '../identities/relationship.js';
+import { writeIdentity } from '../identities/identity-writer.js';
 import { GrantAuthority } from '../role-bindings/grant-authority.js';
 import { writeBinding } from '../role-bindings/write-binding.js';
 
@@ -94,21 +94,16 @@ async function register(
   const updated = await tx.updateTable('identities').set(seen).where('uid', '=', uid).executeTakeFirst();
   if (Number(updated.numUpdatedRows) === 1) return false;
   const claimMatch = create(Identity_ClaimMatchSchema, { iss: { case: 'issuer', value: user.issuer }, sub: { case: 'subject', value: user.subject } });
-  await tx
-    .insertInto('identities')
-    .values({
-      uid,
-      parent_uid: null,
-      name: user.name,
-      description: '',
-      company: '',
-      email: user.email ?? '',
-      last_seen_time: now,
-      create_time: now,
-      update_time: now,
-      ...storeRelationship({ case: 'claimMatch', value: claimMatch }),
-    })
-    .execute();
+  const identity = {
+    uid,
+    parent: null,
+    name: user.name,
+    description: '',
+    company: '',
+    email: user.email ?? '',
+    relationship: { case: 'claimMatch' as const, value: claimMatch },
+  };
+  await writeIdentity(tx, identity, 'sign-in');
   if (await new GrantAuthority(tx).holds(provider.default_role_by, provider.default_role_uid, provider.parent_uid)) {
     await writeBinding(tx, { parent: provider.parent_uid, identityUid: uid, roleUid: provider.default_role_uid });
   }

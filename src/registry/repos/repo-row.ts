@@ -1,9 +1,11 @@
 import type { Repo } from '../../gen/berth/registry/v2/repos_pb.js';
+import type { FieldViolation } from '../../core/api-error.js';
 import { isoToTimestamp } from '../../core/clock.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../store/database.js';
 import type { ReposTable } from '../registry-tables.js';
 import { repoNotFound } from '../errors.js';
+import { repoNameViolation } from '../names.js';
 import { compiledQuery, runCompiled } from '../../store/compiled-queries.js';
 
 const REPO_BY_UID = compiledQuery('repo by uid');
@@ -37,3 +39,12 @@ export async function loadRepoRow(db: Kysely<Database>, uid: string): Promise<Re
 }
 
 export const MAX_DESCRIPTION = 255;
+
+/** Violations of a repo's writable fields, named as in the Repo message. */
+export function repoViolations(name: string, description: string): FieldViolation[] {
+  const out: FieldViolation[] = [];
+  const n = repoNameViolation(name);
+  if (n) out.push(n);
+  if (description.length > MAX_DESCRIPTION) out.push({ field: 'description', description: `description must be at most ${MAX_DESCRIPTION} characters` });
+  return out;
+}

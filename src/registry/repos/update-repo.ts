@@ -6,8 +6,7 @@ import { nowIso } from '../../core/clock.js';
 import { applyFields, fieldsToUpdate } from '../../core/field-mask.js';
 import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { badRegistryRequest, REGISTRY_DOMAIN, repoNameTaken } from '../errors.js';
-import { repoViolations } from './create-repo.js';
-import { loadRepoRow, repoFromRow } from './repo-row.js';
+import { loadRepoRow, repoFromRow, repoViolations } from './repo-row.js';
 
 export async function updateRepo(deps: ServiceDeps, req: UpdateRepoRequest, ctx: HandlerContext): Promise<Repo> {
   const incoming = req.repo!; // the guard has checked repo.uid
