@@ -2,7 +2,7 @@
 // events, registry, vulnerabilities, advisory, ping) × {owner, editor, viewer,
 // registry.pull, no binding — each bound only at a subgroup of the first
 // organization} × {in scope, out of scope (another organization)}, plus
-// anonymous. The
+// anonymous and the owner of another organization. The
 // RPCs and what they require come from the proto's (berth.annotations.v1.iam)
 // options and iam_scope fields, so a new RPC joins the matrix by itself.
 //
@@ -133,6 +133,8 @@ describe('access-control matrix (from the proto iam annotations)', () => {
   const callers = new Map<RoleName, Caller>();
   const held = new Map<RoleName, Set<Capability>>();
   let anonymous: Caller;
+  /** The owner of the other organization, bound at its root: holds every capability, none of them in the first organization. */
+  let stranger: Caller;
 
   useBerth(async (b, token) => {
     setupOwner = callerWith(b.url, token);
@@ -174,6 +176,7 @@ describe('access-control matrix (from the proto iam annotations)', () => {
       aliases: ['CVE-2024-0001'],
     };
     await created('/vulnerabilities/v1/advisories', { parentId: outScope, advisory });
+    stranger = callerWith(b.url, (await identityWithRole(b.url, token, otherOrg, 'owner', otherOrg)).token);
 
     // Tokens minted once per role; capabilities read from the server.
     await Promise.all(
@@ -258,6 +261,26 @@ describe('access-control matrix (from the proto iam annotations)', () => {
             expect(role, 'unscoped', got, got.code !== Code.PermissionDenied && got.code !== Code.Unauthenticated, 'authorization to pass');
           });
         }
+      }
+
+      // The other organization's owner reaches nothing of the first: refused where scoped, an empty list where narrowed.
+      if (rpc.scope) {
+        jobs.push(async () => {
+          const got = await stranger(rpc, requestAt(rpc, childOf(inScope)));
+          expect('another organization owner', 'in the first organization', got, got.code === Code.PermissionDenied, 'PermissionDenied');
+        });
+      } else if (rpc.uidp) {
+        jobs.push(async () => {
+          const got = await stranger(rpc, listBelow(rpc, inScope));
+          const items = got.code === 'OK' ? itemUids(rpc, got.res) : [];
+          expect(
+            'another organization owner',
+            'in the first organization',
+            got,
+            got.code === 'OK' && items.length === 0,
+            `OK and empty (got ${items.join(', ')})`,
+          );
+        });
       }
 
       if (rpc.uidp && !rpc.scope) {
