@@ -1,4 +1,4 @@
-// GET, HEAD and DELETE /v2/<name>/blobs/<digest>. A repo reads a blob only
+// GET, HEAD and DELETE /v2/<name>/blobs/<digest> (two routes: pull, delete). A repo reads a blob only
 // through its link (pushed or mounted into it); a free-tier token only the
 // blobs of what its tags point or pointed to (free-tier.ts). GET honours one
 // `Range` (206, or 416 when it cannot be met); the bytes stream from the blob
@@ -17,7 +17,7 @@ import { freeTierReaches } from './free-tier.js';
 import { OciError } from './oci-errors.js';
 import type { RegistryContext } from './registry-context.js';
 import { existingRepo } from './repo-for-route.js';
-import { DIGEST_PATTERN, NAME_PATTERN, type OciRoute } from './route-table.js';
+import { DIGEST_PATTERN, NAME_PATTERN, type RepoRoute } from './route-table.js';
 
 /** The digest of a path, or DIGEST_INVALID. */
 export function digestParam(text: string): Digest {
@@ -26,28 +26,38 @@ export function digestParam(text: string): Digest {
   return d;
 }
 
-export function blobRoute(ctx: RegistryContext): OciRoute {
+const BLOB_PATH = new RegExp(`^/v2/(?<name>${NAME_PATTERN})/blobs/(?<digest>${DIGEST_PATTERN})$`);
+
+export function blobDeleteRoute(ctx: RegistryContext): RepoRoute {
+  return {
+    name: 'blob delete',
+    methods: ['DELETE'],
+    path: BLOB_PATH,
+    action: 'delete',
+    async handle({ reply, params, access }) {
+      const digest = digestParam(params.digest);
+      const repoUid = existingRepo(access);
+      const result = await transact(ctx.runtime.store, (tx) => unlinkBlob(tx, repoUid, digest.text));
+      if (result.usedBy) {
+        throw new OciError('DENIED', 'the blob is used by a manifest of this repository; delete the manifest first', {
+          digest: digest.text,
+          usedBy: result.usedBy,
+        });
+      }
+      if (!result.unlinked) throw new OciError('BLOB_UNKNOWN', undefined, { digest: digest.text });
+      return reply.code(202).header('content-length', '0').send();
+    },
+  };
+}
+
+export function blobReadRoute(ctx: RegistryContext): RepoRoute {
   const db = ctx.runtime.store.db;
   return {
-    name: 'blob',
-    methods: ['GET', 'HEAD', 'DELETE'],
-    path: new RegExp(`^/v2/(?<name>${NAME_PATTERN})/blobs/(?<digest>${DIGEST_PATTERN})$`),
-    async handle({ request, reply, params }) {
-      if (request.method === 'DELETE') {
-        const access = await ctx.authorizeRepo(request, params.name, 'delete');
-        const digest = digestParam(params.digest);
-        const repoUid = existingRepo(access);
-        const result = await transact(ctx.runtime.store, (tx) => unlinkBlob(tx, repoUid, digest.text));
-        if (result.usedBy) {
-          throw new OciError('DENIED', 'the blob is used by a manifest of this repository; delete the manifest first', {
-            digest: digest.text,
-            usedBy: result.usedBy,
-          });
-        }
-        if (!result.unlinked) throw new OciError('BLOB_UNKNOWN', undefined, { digest: digest.text });
-        return reply.code(202).header('content-length', '0').send();
-      }
-      const access = await ctx.authorizeRepo(request, params.name, 'pull');
+    name: 'blob read',
+    methods: ['GET', 'HEAD'],
+    path: BLOB_PATH,
+    action: 'pull',
+    async handle({ request, reply, params, access }) {
       const digest = digestParam(params.digest);
       const repoUid = existingRepo(access);
       if (access.pullTags && !(await freeTierReaches(db, repoUid, access.pullTags, digest.text, 'blob'))) {

@@ -8,16 +8,16 @@ import { listReferrers } from '../registry/content/referrers.js';
 import { digestParam } from './blob-routes.js';
 import type { RegistryContext } from './registry-context.js';
 import { existingRepo } from './repo-for-route.js';
-import { DIGEST_PATTERN, NAME_PATTERN, type OciRoute } from './route-table.js';
+import { DIGEST_PATTERN, NAME_PATTERN, type RepoRoute } from './route-table.js';
 
-export function referrersRoute(ctx: RegistryContext): OciRoute {
+export function referrersRoute(ctx: RegistryContext): RepoRoute {
   const db = ctx.runtime.store.db;
   return {
     name: 'referrers',
     methods: ['GET'],
     path: new RegExp(`^/v2/(?<name>${NAME_PATTERN})/referrers/(?<digest>${DIGEST_PATTERN})$`),
-    async handle({ request, reply, params }) {
-      const access = await ctx.authorizeRepo(request, params.name, 'pull');
+    action: 'pull',
+    async handle({ request, reply, params, access }) {
       const digest = digestParam(params.digest);
       const repoUid = existingRepo(access);
       const q = new URLSearchParams(request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '');

@@ -1,6 +1,8 @@
 // What registry routes are built with: the runtime they serve (store, issuer,
 // access directory, services' dependencies), the listener's configuration,
-// and the one authorization check every repository route calls first.
+// and the registry's authorization check: the dispatcher runs it for the
+// action each route declares; a route calls it itself only for a second
+// repository its request names (a mount's source).
 import type { Logger } from 'pino';
 import type { BlobStore } from '../registry/blobs/blob-store.js';
 import type { Runtime } from '../runtime/runtime.js';

@@ -3,8 +3,9 @@
 // Docker token service (/token) and the tag history, attached to the same
 // Runtime as the API. Like the API listener it binds before the runtime
 // exists (so the default public URL carries the real port) and answers 503
-// UNAVAILABLE until attached. Repository routes come from REGISTRY_ROUTES
-// and are matched by the OCI route table; Fastify buffers no registry body.
+// UNAVAILABLE until attached. Repository routes come from REGISTRY_ROUTES,
+// each authorized for the action it declares before it runs
+// (route-dispatch.ts); Fastify buffers no registry body.
 import type http from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
@@ -20,8 +21,8 @@ import { sendOciError, toOciError } from './oci-error-response.js';
 import { OciError } from './oci-errors.js';
 import { historySegmentProblem, publicOrgProblem, registryPublicUrl, type RegistryConfig } from './registry-config.js';
 import type { RegistryContext, RegistryRouteFactory } from './registry-context.js';
-import { readBoundedBody } from './request-body.js';
 import { PullEventLog } from './pull-event-log.js';
+import { dispatchRoute } from './route-dispatch.js';
 import { OciRouteTable } from './route-table.js';
 import { REGISTRY_ROUTES } from './routes.js';
 import { tokenRoutes } from './token-route.js';
@@ -161,17 +162,7 @@ export class RegistryListener {
     app.route({
       method: [...ALL_METHODS],
       url: '/v2/*',
-      handler: async (request, reply) => {
-        const path = request.url.split('?')[0];
-        const found = table.match(request.method, path);
-        if (found === undefined) throw new OciError('NAME_UNKNOWN', `no route for ${request.method} ${path.slice(0, 200)}`);
-        if ('allowed' in found) {
-          throw new OciError('UNSUPPORTED', `${request.method} is not supported on this path`, undefined, { headers: { allow: found.allowed.join(', ') } });
-        }
-        const { route, params } = found;
-        await route.handle({ request, reply, params, readBody: () => readBoundedBody(request.raw, route.bodyLimit ?? 0) });
-        return reply;
-      },
+      handler: (request, reply) => dispatchRoute(table, ctx.authorizeRepo, request, reply),
     });
 
     await app.register(async (scope) => tokenRoutes(scope, ctx));

@@ -1,7 +1,9 @@
 // The registry's repository routes (/v2/<name>/…), in match order. Adding a
-// route: a file that builds an OciRoute from the RegistryContext, one line here.
-import { blobRoute } from './blob-routes.js';
-import { manifestRoute } from './manifest-routes.js';
+// route: a file that builds an OciRoute from the RegistryContext — declaring
+// the action it needs, which the dispatcher checks first — one line here.
+// Several routes may share a path with different methods (one per action).
+import { blobDeleteRoute, blobReadRoute } from './blob-routes.js';
+import { manifestDeleteRoute, manifestPutRoute, manifestReadRoute } from './manifest-routes.js';
 import { referrersRoute } from './referrers-route.js';
 import type { RegistryRouteFactory } from './registry-context.js';
 import { tagHistoryRoute } from './tag-history-route.js';
@@ -12,8 +14,11 @@ export const REGISTRY_ROUTES: readonly RegistryRouteFactory[] = [
   tagHistoryRoute,
   uploadStartRoute,
   uploadRoute,
-  blobRoute,
-  manifestRoute,
+  blobReadRoute,
+  blobDeleteRoute,
+  manifestReadRoute,
+  manifestPutRoute,
+  manifestDeleteRoute,
   tagListRoute,
   referrersRoute,
 ];

@@ -6,17 +6,17 @@
 import { historyWindow } from './history-window.js';
 import { OciError } from './oci-errors.js';
 import type { RegistryContext } from './registry-context.js';
-import { NAME_PATTERN, TAG_PATTERN, type OciRoute } from './route-table.js';
+import { NAME_PATTERN, TAG_PATTERN, type RepoRoute } from './route-table.js';
 import { historyOf, tagKnown } from '../registry/tags/tag-history.js';
 
-export function tagHistoryRoute(ctx: RegistryContext): OciRoute {
+export function tagHistoryRoute(ctx: RegistryContext): RepoRoute {
   return {
     name: 'tag history',
     methods: ['GET', 'HEAD'],
     path: new RegExp(`^/v2/(?<name>${NAME_PATTERN})/${ctx.config.historySegment}/history/(?<tag>${TAG_PATTERN})$`),
-    async handle({ request, reply, params }) {
+    action: 'pull',
+    async handle({ request, reply, params, access }) {
       const { name, tag } = params;
-      const access = await ctx.authorizeRepo(request, name, 'pull');
       if (access.pullTags && !access.pullTags.includes(tag)) {
         throw new OciError('DENIED', `this token reaches only the tags ${access.pullTags.join(', ')} of ${name}`);
       }

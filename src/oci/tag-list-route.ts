@@ -5,17 +5,17 @@ import { listTagNames, MAX_TAG_NAMES } from '../registry/tags/list-tag-names.js'
 import { OciError } from './oci-errors.js';
 import type { RegistryContext } from './registry-context.js';
 import { existingRepo } from './repo-for-route.js';
-import { NAME_PATTERN, type OciRoute } from './route-table.js';
+import { NAME_PATTERN, type RepoRoute } from './route-table.js';
 
-export function tagListRoute(ctx: RegistryContext): OciRoute {
+export function tagListRoute(ctx: RegistryContext): RepoRoute {
   const db = ctx.runtime.store.db;
   return {
     name: 'tag list',
     methods: ['GET'],
     path: new RegExp(`^/v2/(?<name>${NAME_PATTERN})/tags/list$`),
-    async handle({ request, reply, params }) {
+    action: 'pull',
+    async handle({ request, reply, params, access }) {
       const { name } = params;
-      const access = await ctx.authorizeRepo(request, name, 'pull');
       const repoUid = existingRepo(access);
       const q = new URLSearchParams(request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '');
       const nText = q.get('n');

@@ -26,7 +26,7 @@ import { isOciError, OciError } from './oci-errors.js';
 import type { RegistryContext } from './registry-context.js';
 import { existingRepo, repoForPush } from './repo-for-route.js';
 import { unlessDiskFull } from './full-disk.js';
-import { NAME_PATTERN, type OciRoute } from './route-table.js';
+import { NAME_PATTERN, type RepoRoute } from './route-table.js';
 
 /** The largest blob Berth takes. */
 export const MAX_BLOB_BYTES = 64 * 1024 ** 3;
@@ -121,7 +121,10 @@ async function startUpload(ctx: RegistryContext, repoUid: string): Promise<Uploa
   return upload;
 }
 
-/** The repo a mount may take a blob from: `from` when the caller may pull there (not with a free-tier token), the repo itself without `from`. */
+/**
+ * The repo a mount may take a blob from: `from` when the caller may pull there (not with a free-tier token), the repo itself without `from`.
+ * The second check of a mount: the route declared push on the target, and only the query names the source, so it is checked here.
+ */
 async function mountSource(
   ctx: RegistryContext,
   request: Parameters<RegistryContext['authorizeRepo']>[0],
@@ -167,14 +170,15 @@ async function mountFrom(
   }
 }
 
-export function uploadStartRoute(ctx: RegistryContext): OciRoute {
+export function uploadStartRoute(ctx: RegistryContext): RepoRoute {
   return {
     name: 'blob upload start',
     methods: ['POST'],
     path: new RegExp(`^/v2/(?<name>${NAME_PATTERN})/blobs/uploads/?$`),
-    async handle({ request, reply, params }) {
+    // Push on this repo; a mount's `from` repo needs pull as well, checked in mountSource.
+    action: 'push',
+    async handle({ request, reply, params, access }) {
       const { name } = params;
-      const access = await ctx.authorizeRepo(request, name, 'push');
       const q = queryOf(request.url);
       const mount = q.get('mount');
       const digestText = q.get('digest');
@@ -207,7 +211,7 @@ export function uploadStartRoute(ctx: RegistryContext): OciRoute {
   };
 }
 
-export function uploadRoute(ctx: RegistryContext): OciRoute {
+export function uploadRoute(ctx: RegistryContext): RepoRoute {
   const db = ctx.runtime.store.db;
   /** The upload of this repo named by the path, or BLOB_UPLOAD_UNKNOWN. */
   const uploadOf = async (repoUid: string, id: string): Promise<UploadInfo> => {
@@ -220,9 +224,10 @@ export function uploadRoute(ctx: RegistryContext): OciRoute {
     name: 'blob upload',
     methods: ['GET', 'PATCH', 'PUT', 'DELETE'],
     path: new RegExp(`^/v2/(?<name>${NAME_PATTERN})/blobs/uploads/(?<id>${UPLOAD_ID_PATTERN})$`),
-    async handle({ request, reply, params }) {
+    // Every step of a session, even GET (how far it got) and DELETE (cancel), is the pusher's.
+    action: 'push',
+    async handle({ request, reply, params, access }) {
       const { name, id } = params;
-      const access = await ctx.authorizeRepo(request, name, 'push');
       const repoUid = existingRepo(access);
       const upload = await uploadOf(repoUid, id);
       switch (request.method) {

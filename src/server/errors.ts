@@ -27,6 +27,16 @@ export const methodNotAllowed = defineError(
   },
   (domain: string, method: string, allowed: readonly string[]) => unimplemented(domain, `${method} is not supported on this path; use ${allowed.join(', ')}`),
 );
+export const streamNotGuarded = defineError(
+  {
+    domain: 'any',
+    name: 'streamNotGuarded',
+    code: Code.Unimplemented,
+    detail: 'ErrorInfo only',
+    when: 'a streaming method of a served service: the RPC guard authorizes unary calls only, so it serves no stream until one is guarded (gRPC reflection is served apart, public)',
+  },
+  (domain: string, rpc: string) => unimplemented(domain, `${rpc} is a streaming method, and streaming methods are not served`),
+);
 export const badBody = defineError(
   {
     domain: 'any',

@@ -4,8 +4,19 @@
 // error — in that order, before the implementation runs. An operator may ask
 // for a token on a service whose RPCs are anonymous by their annotation (the
 // advisory feed's --feed-requires-auth): `requireToken`.
+//
+// Only unary methods are guarded, so only they are served: a client-, server-
+// or bidi-streaming method is answered UNIMPLEMENTED (streamNotGuarded), to
+// every caller, before authentication — default deny, as the registry's route
+// table does. UNIMPLEMENTED, not PERMISSION_DENIED: no caller could be allowed,
+// so it is not a permission decision (PERMISSION_DENIED would send clients
+// asking for roles that do not help), and it is what Connect answers for a
+// method with no implementation. A streaming RPC needs a guard of its own
+// written here before it is served. gRPC reflection (a bidi stream) is not in
+// the services' list: api-listener registers it apart, public by design — it
+// describes the protos, which are public.
 import type { StorageHealth } from '../runtime/storage-health.js';
-import type { DescService, Message } from '@bufbuild/protobuf';
+import type { DescMethod, DescService, Message } from '@bufbuild/protobuf';
 import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
 import type { Logger } from 'pino';
 import type { Authenticator } from '../auth/authenticate.js';
@@ -14,6 +25,7 @@ import { callerKey } from '../auth/caller.js';
 import { errorDomainOf } from '../core/error-domain.js';
 import { findNulString } from '../core/nul-strings.js';
 import { nulInString } from '../core/request-errors.js';
+import { streamNotGuarded } from './errors.js';
 import { normalizeError } from './normalize-error.js';
 
 export interface GuardDeps {
@@ -32,17 +44,32 @@ export interface GuardOptions {
   requireToken?: boolean;
 }
 
+/** What a streaming method is served as: the refusal, in the shape Connect expects for its kind. */
+function refusedStream(method: DescMethod, domain: string): unknown {
+  const refusal = () => streamNotGuarded(domain, `${method.parent.typeName}/${method.name}`);
+  if (method.methodKind === 'client_streaming') {
+    return async () => {
+      throw refusal();
+    };
+  }
+  // Server and bidi streaming: an iterator whose first step fails.
+  // biome-ignore lint/correctness/useYield: it yields nothing, on purpose
+  return async function* () {
+    throw refusal();
+  };
+}
+
 export function guard<S extends DescService>(service: S, impl: ServiceImpl<S>, deps: GuardDeps, opts: GuardOptions = {}): ServiceImpl<S> {
   const preflights = opts.preflights ?? {};
   const domain = errorDomainOf(service);
   const out: Record<string, unknown> = {};
   for (const method of service.methods) {
-    const fn = (impl as Record<string, unknown>)[method.localName];
-    if (typeof fn !== 'function') continue;
     if (method.methodKind !== 'unary') {
-      out[method.localName] = fn.bind(impl);
+      out[method.localName] = refusedStream(method, domain);
       continue;
     }
+    const fn = (impl as Record<string, unknown>)[method.localName];
+    if (typeof fn !== 'function') continue;
     const rule = accessRuleOf(method); // throws at start for an RPC without a rule
     const authenticate = !rule.anonymous || opts.requireToken === true;
     const handler = fn.bind(impl) as Handler;

@@ -1,6 +1,8 @@
-// The access-control matrix: every RPC of the IAM and events services (and of
-// any other served service under berth.iam.*, berth.events.* or berth.auth.*) × {owner, editor, viewer,
-// registry.pull, no binding} × {in scope, out of scope}, plus anonymous. The
+// The access-control matrix: every RPC of every served service (iam, auth,
+// events, registry, vulnerabilities, advisory, ping) × {owner, editor, viewer,
+// registry.pull, no binding — each bound only at a subgroup of the first
+// organization} × {in scope, out of scope (another organization)}, plus
+// anonymous and the owner of another organization. The
 // RPCs and what they require come from the proto's (berth.annotations.v1.iam)
 // options and iam_scope fields, so a new RPC joins the matrix by itself.
 //
@@ -20,6 +22,7 @@ import { Capability } from '../../src/gen/berth/capabilities/v1/capabilities_pb.
 import { SERVICES } from '../../src/server/services.js';
 import { useBerth } from '../harness/berth-process.js';
 import { identityWithRole, rest } from '../harness/api-client.js';
+import { seedImage } from '../harness/registry-content.js';
 
 /** The descriptors of the services the server serves. */
 const SERVED = SERVICES.map((e) => e.service);
@@ -61,13 +64,8 @@ function rpcOf(method: DescMethod): Rpc {
   return { name, method, anonymous: !enabled, unscoped: enabled?.unscoped ?? true, capabilities: enabled?.capabilities ?? [], scope, uidp };
 }
 
-/** The services the matrix covers: every served IAM and events service, and the auth service when it carries iam annotations. */
-const COVERED: DescService[] = SERVED.filter(
-  (s) =>
-    s.typeName.startsWith('berth.iam.') ||
-    s.typeName.startsWith('berth.events.') ||
-    (s.typeName.startsWith('berth.auth.') && s.methods.some((m) => hasOption(m, iam))),
-);
+/** The services the matrix covers: every served service. */
+const COVERED: readonly DescService[] = SERVED;
 const RPCS: Rpc[] = COVERED.flatMap((s) => s.methods.map(rpcOf));
 
 /** A minimal request whose scope is `uid`: every other field left at its default. */
@@ -138,15 +136,18 @@ describe('access-control matrix (from the proto iam annotations)', () => {
   const callers = new Map<RoleName, Caller>();
   const held = new Map<RoleName, Set<Capability>>();
   let anonymous: Caller;
+  /** The owner of the other organization, bound at its root: holds every capability, none of them in the first organization. */
+  let stranger: Caller;
 
   useBerth(async (b, token) => {
     setupOwner = callerWith(b.url, token);
     anonymous = callerWith(b.url, undefined);
-    const post = async (path: string, body: unknown) => {
+    const created = async (path: string, body: unknown) => {
       const r = await rest(b.url, 'POST', path, { token, body });
       if (r.status !== 200) throw new Error(`POST ${path}: ${r.text}`);
-      return r.json.uid as string;
+      return r.json;
     };
+    const post = async (path: string, body: unknown) => (await created(path, body)).uid as string;
     inScope = await post(`/iam/v2/groups/${b.orgUid}`, { name: 'matrix-in-scope' });
     otherOrg = await post('/iam/v2/groups', { name: `matrix-other-${randomBytes(4).toString('hex')}` });
     outScope = await post(`/iam/v2/groups/${otherOrg}`, { name: 'matrix-out-of-scope' });
@@ -166,6 +167,19 @@ describe('access-control matrix (from the proto iam annotations)', () => {
     });
     await post(`/iam/v2/externalGroupRoleMappings/${idp}`, { externalGroupId: 'engineering', roleUid: viewerRole });
     await post(`/events/v2/subscriptions/${outScope}`, { sink: 'https://hooks.example.com/matrix-other' });
+    const otherRepo = await post(`/registry/v2/repos/${outScope}`, { name: 'matrix-other-repo' });
+    await post(`/registry/v2/tags/${otherRepo}`, { name: 'latest', digest: await seedImage(b, otherRepo) });
+    const advisory = {
+      artifactType: 'apk',
+      artifactName: 'nginx',
+      artifactArchitecture: 'x86_64',
+      componentName: 'nginx',
+      componentType: 'apk',
+      componentLocation: './PKGINFO',
+      aliases: ['CVE-2024-0001'],
+    };
+    await created('/vulnerabilities/v1/advisories', { parentId: outScope, advisory });
+    stranger = callerWith(b.url, (await identityWithRole(b.url, token, otherOrg, 'owner', otherOrg)).token);
 
     // Tokens minted once per role; capabilities read from the server.
     await Promise.all(
@@ -181,11 +195,16 @@ describe('access-control matrix (from the proto iam annotations)', () => {
     );
   });
 
-  it('covers every IAM and events service and every method of it', () => {
+  it('covers every served service and every method of it', () => {
+    for (const name of ['berth.registry.v2.ReposService', 'berth.vulnerabilities.v2.AdvisoriesService', 'berth.advisory.v2.SecurityAdvisoryService'])
+      assert.ok(
+        COVERED.some((s) => s.typeName === name),
+        name,
+      );
     assert.ok(COVERED.some((s) => s.typeName === 'berth.iam.v2.GroupsService'));
     assert.ok(COVERED.some((s) => s.typeName === 'berth.events.v2.SubscriptionsService'));
     assert.ok(COVERED.some((s) => s.typeName === 'berth.events.v1.SubscriptionsService'));
-    assert.ok(RPCS.length >= 40, `only ${RPCS.length} RPCs found`);
+    assert.ok(RPCS.length >= 70, `only ${RPCS.length} RPCs found`);
     for (const rpc of RPCS) {
       if (rpc.anonymous) continue;
       assert.ok(rpc.unscoped || rpc.scope, `${rpc.name} is scoped but its request has no iam_scope field`);
@@ -245,6 +264,26 @@ describe('access-control matrix (from the proto iam annotations)', () => {
             expect(role, 'unscoped', got, got.code !== Code.PermissionDenied && got.code !== Code.Unauthenticated, 'authorization to pass');
           });
         }
+      }
+
+      // The other organization's owner reaches nothing of the first: refused where scoped, an empty list where narrowed.
+      if (rpc.scope) {
+        jobs.push(async () => {
+          const got = await stranger(rpc, requestAt(rpc, childOf(inScope)));
+          expect('another organization owner', 'in the first organization', got, got.code === Code.PermissionDenied, 'PermissionDenied');
+        });
+      } else if (rpc.uidp) {
+        jobs.push(async () => {
+          const got = await stranger(rpc, listBelow(rpc, inScope));
+          const items = got.code === 'OK' ? itemUids(rpc, got.res) : [];
+          expect(
+            'another organization owner',
+            'in the first organization',
+            got,
+            got.code === 'OK' && items.length === 0,
+            `OK and empty (got ${items.join(', ')})`,
+          );
+        });
       }
 
       if (rpc.uidp && !rpc.scope) {
