@@ -272,6 +272,8 @@ async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'berth-bench-sts-'));
   const port = await freePort();
   const serveArgs = [CLI, 'serve', '--listen', `127.0.0.1:${port}`, '--registry-listen', 'off', '--data', dataDir, '--log-level', 'warn'];
+  // The external issuer is plain http on loopback.
+  serveArgs.push('--allow-insecure-issuers');
   if (values.database) serveArgs.push('--database', values.database);
   const startBerth = async (nodeArgs: string[] = []) => {
     const s = await startNode([...nodeArgs, ...serveArgs], /berth is serving at (http\S+)/);

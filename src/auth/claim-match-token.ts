@@ -4,17 +4,21 @@
 // contact (issuer-url.ts, the same rules whether named or matched). Subject, audience and claim patterns then run only
 // on claims the issuer signed.
 //
-// The signature and the iss/exp/nbf claims are checked by external-jwt.ts.
+// jose checks the rest (as for an identity provider's ID token,
+// provider-login.ts): the algorithm is one of ASYMMETRIC_ALGORITHMS, the key
+// is the issuer's for the header's kid and of that algorithm's type (an RSA
+// key of at least 2048 bits), no `crit` extension is present (Berth
+// understands none), the signature holds, iss is the issuer, exp is present
+// and not past, nbf not ahead (no clock tolerance).
 //
 // Such tokens are not single use, unlike static-key assertions: CI systems
 // hand a job one ID token and steps reuse it within its lifetime (minutes), and
 // the issuer, not the client, chose its jti. They must carry exp, and their
 // aud must name Berth (or what the identity expects), which bounds their use.
-import type { JWTPayload } from 'jose';
+import { jwtVerify, type JWTPayload } from 'jose';
 import type { Identity_ClaimMatch } from '../gen/berth/iam/v2/identities_pb.js';
 import { matchesPattern } from './claim-pattern.js';
 import type { ExternalIssuers } from './external-issuers.js';
-import { verifyExternalJwt } from './external-jwt.js';
 import { ASYMMETRIC_ALGORITHMS } from './token-algorithms.js';
 
 function claimText(v: unknown): string | undefined {
@@ -38,7 +42,7 @@ export async function verifyClaimMatch(
   const exact = cm.iss.case === 'issuer' ? cm.iss.value : undefined;
   if (iss === undefined || !matchesOne(exact, cm.iss.case === 'issuerPattern' ? cm.iss.value : undefined, iss)) return undefined;
   const keys = await deps.externalIssuers.keys(iss);
-  const payload = await verifyExternalJwt(assertion, keys, { issuer: iss, algorithms: ASYMMETRIC_ALGORITHMS });
+  const { payload } = await jwtVerify(assertion, keys, { issuer: iss, algorithms: ASYMMETRIC_ALGORITHMS, requiredClaims: ['exp'] });
 
   const sub = claimText(payload.sub);
   if (!matchesOne(cm.sub.case === 'subject' ? cm.sub.value : undefined, cm.sub.case === 'subjectPattern' ? cm.sub.value : undefined, sub)) return undefined;

@@ -1,9 +1,9 @@
-// ECDSA signatures in their two forms: DER `SEQUENCE { INTEGER r, INTEGER s }`,
-// which node:crypto makes and takes for a bare KeyObject, and JWS's r‖s, each
-// left-padded to the curve's size (RFC 7518 §3.4). Asking node:crypto for
-// 'ieee-p1363' instead means passing an options object, which costs more than
-// the signature itself (a key check that throws and catches: ~60 µs to sign,
-// ~90 to verify, against ~25 and ~50 with a KeyObject), so Berth converts.
+// An ECDSA signature from the form node:crypto makes with a bare KeyObject,
+// DER `SEQUENCE { INTEGER r, INTEGER s }`, into JWS's r‖s, each left-padded to
+// the curve's size (RFC 7518 §3.4), for Berth's own tokens (jwt-sign.ts).
+// Asking node:crypto for 'ieee-p1363' instead means passing an options object,
+// which costs more than the signature itself (a key check that throws and
+// catches), so Berth converts.
 
 /**
  * DER `SEQUENCE { INTEGER r, INTEGER s }` → r‖s of `size` bytes each. Strict:
@@ -41,22 +41,4 @@ export function derToJose(der: Buffer, size: number): Buffer {
   integer(out, size);
   if (at !== der.length) fail();
   return out;
-}
-
-/** r‖s of `size` bytes each → DER; undefined when the length is not 2 × `size`. */
-export function joseToDer(jose: Buffer, size: number): Buffer | undefined {
-  if (jose.length !== 2 * size) return undefined;
-  const integer = (part: Buffer): Buffer => {
-    let start = 0;
-    while (start < part.length - 1 && part[start] === 0) start++;
-    const bytes = part.subarray(start);
-    // A set high bit would make the integer negative: a 0x00 keeps it positive.
-    return (bytes[0] ?? 0) & 0x80
-      ? Buffer.concat([Buffer.from([0x02, bytes.length + 1, 0]), bytes])
-      : Buffer.concat([Buffer.from([0x02, bytes.length]), bytes]);
-  };
-  const body = Buffer.concat([integer(jose.subarray(0, size)), integer(jose.subarray(size))]);
-  // P-521's sequence can pass 127 bytes: then its length takes the long form.
-  const length = body.length < 0x80 ? Buffer.from([body.length]) : Buffer.from([0x81, body.length]);
-  return Buffer.concat([Buffer.from([0x30]), length, body]);
 }

@@ -2,8 +2,8 @@
 // through WebCrypto: an async job per token, ~140 µs of CPU for ES256 on the
 // reference machine, where node:crypto's DER signature takes ~25 µs (and its
 // own 'ieee-p1363' output ~60 µs, hence ecdsa-signature.ts). Every token
-// exchange and every webhook delivery signs. Berth's own tokens are verified
-// by jose (issuer.ts), external ID tokens by node:crypto (external-jwt.ts).
+// exchange and every webhook delivery signs. Verification, of Berth's own
+// tokens and of external ones, is jose's.
 import { type KeyObject, sign } from 'node:crypto';
 import { derToJose } from './ecdsa-signature.js';
 
