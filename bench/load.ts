@@ -14,7 +14,7 @@
 // answer in bursts. Polling costs only the load core. `{ clientSleeps: true }`
 // measures the old way (bench:sts prints both).
 import http from 'node:http';
-import { noteStreamedBytes } from '../src/core/memory-release.js';
+import { releaseBuffer } from '../src/core/release-buffer.js';
 
 export interface LoadResult {
   requests: number;
@@ -39,11 +39,10 @@ export interface RequestSpec {
 function once(agent: http.Agent, base: URL, spec: RequestSpec): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = http.request({ agent, host: base.hostname, port: base.port, method: spec.method, path: spec.path, headers: spec.headers }, (res) => {
-      // Read and dropped, counted so that their buffers are collected as they go: left to V8, they
-      // piled up to its 64 MB external-memory limit and the full collections that followed paused this
-      // process up to 12 ms, timed as the server's latency (list 50 p99 10.7 → 5.8 ms, the bare
-      // baseline's 8.8 → 3.5 ms).
-      res.on('data', (chunk: Buffer) => noteStreamedBytes(chunk.length));
+      // Read and dropped, each buffer freed at once: left to V8, they piled up to its 64 MB
+      // external-memory limit and the full collections that followed paused this process up to
+      // 12 ms, timed as the server's latency.
+      res.on('data', releaseBuffer);
       res.on('end', () => resolve(res.statusCode ?? 0));
     });
     req.on('error', reject);

@@ -67,7 +67,7 @@ async function appendBody(
   const room = MAX_BLOB_BYTES - upload.size;
   const limit = chunk ? Math.min(room, chunk.end - chunk.start + 1) : room;
   try {
-    return await ctx.blobs.append(upload.id, upload.size, body, limit);
+    return await ctx.blobs.append(upload.id, upload.size, body, limit, 'owned'); // the body's buffers are freed as they are written
   } catch (err) {
     if (err instanceof UploadOffsetError) {
       throw new OciError('RANGE_INVALID', `the upload is at byte ${err.expected}; a chunk must start there`, undefined, {

@@ -101,6 +101,19 @@ export function blobStoreSuite(name: string, open: () => Promise<OpenedStore>): 
       assert.deepEqual(await readAll((await store.read(digest(bytes)))!), bytes);
     });
 
+    it("leaves the caller's buffers as they were, unless told the chunks are the store's own", async (t) => {
+      const { store } = await setUp(t);
+      const bytes = randomBytes(4 * MiB);
+      const borrowed = [Buffer.from(bytes.subarray(0, MiB)), Buffer.from(bytes.subarray(MiB, 2 * MiB))];
+      const { id } = await store.createUpload();
+      await store.append(id, 0, Readable.from(borrowed));
+      assert.deepEqual(Buffer.concat(borrowed), bytes.subarray(0, 2 * MiB), 'a borrowed chunk is untouched');
+      const owned = [Buffer.from(bytes.subarray(2 * MiB, 3 * MiB)), Buffer.from(bytes.subarray(3 * MiB))];
+      assert.equal((await store.append(id, 2 * MiB, Readable.from(owned), undefined, 'owned')).size, bytes.length);
+      await store.commit(id, digest(bytes));
+      assert.deepEqual(await readAll((await store.read(digest(bytes)))!), bytes);
+    });
+
     it('commits an empty blob', async (t) => {
       const { store } = await setUp(t);
       const { id } = await store.createUpload();

@@ -13,6 +13,9 @@ export interface BlobInfo {
   modified: Date;
 }
 
+/** Whether the chunks of an appended stream are the driver's to free once written (a request body straight off its socket) or still someone else's. */
+export type ChunkOwnership = 'owned' | 'borrowed';
+
 export interface UploadInfo {
   id: string;
   /** Bytes received so far; the next chunk must start here. */
@@ -58,8 +61,10 @@ export interface BlobStore {
    * keeps none of the failed append). `data` is never destroyed here: after
    * a refusal the caller still owns it and its connection. Appends to one
    * upload run one after another; an unknown id is UploadNotFoundError.
+   * `chunks: 'owned'` says no one else holds `data`'s chunks (a request body
+   * off its socket): a driver may free each one once it is written.
    */
-  append(id: string, offset: number, data: Readable, limit?: number): Promise<UploadInfo>;
+  append(id: string, offset: number, data: Readable, limit?: number, chunks?: ChunkOwnership): Promise<UploadInfo>;
   /**
    * Verifies the upload's content has `digest` (DigestMismatchError otherwise;
    * the upload stays as it was) and makes it the committed blob atomically:

@@ -1,13 +1,15 @@
 // Streams one PATCH body into an upload file: bytes are counted against the
 // limit and hashed on the way, and written with 1 MiB buffers (chunks that
-// queue while a write is in flight go down together in one writev). Memory
-// stays at about the buffer size whatever the body's size.
+// queue while a write is in flight go down together in one writev; the source
+// is paused while they are queued). Memory stays at about the buffer size
+// whatever the body's size, when the chunks are released as they are written
+// (`owned`: see release-buffer.ts); others wait for the garbage collector.
 import type { Hash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import { type Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { noteStreamedBytes } from '../../core/memory-release.js';
-import { UploadTooLargeError } from './blob-store.js';
+import { releaseBuffer } from '../../core/release-buffer.js';
+import { type ChunkOwnership, UploadTooLargeError } from './blob-store.js';
 
 /** The read and write buffer size of the filesystem driver (measured with bench/blob-store.ts). */
 export const IO_BUFFER = 1 << 20;
@@ -18,7 +20,14 @@ export const IO_BUFFER = 1 << 20;
  * or a write error it is left to the caller, who may still want to answer
  * on its connection. The file handle stays open either way.
  */
-export async function writeChunk(source: Readable, file: FileHandle, position: number, limit: number, hash: Hash | undefined): Promise<number> {
+export async function writeChunk(
+  source: Readable,
+  file: FileHandle,
+  position: number,
+  limit: number,
+  hash: Hash | undefined,
+  chunks: ChunkOwnership = 'borrowed',
+): Promise<number> {
   let taken = 0;
   async function* counted() {
     for await (const chunk of source.iterator({ destroyOnReturn: false })) {
@@ -26,16 +35,15 @@ export async function writeChunk(source: Readable, file: FileHandle, position: n
       taken += chunk.byteLength;
       if (taken > limit) throw new UploadTooLargeError(`upload chunk exceeds ${limit} bytes`);
       hash?.update(chunk);
-      noteStreamedBytes(chunk.byteLength); // its socket buffers are freed promptly (memory-release.ts)
       yield chunk;
     }
   }
-  await pipeline(counted, fileSink(file, position));
+  await pipeline(counted, fileSink(file, position, chunks === 'owned'));
   return taken;
 }
 
 /** A Writable over an open handle that never closes it (an fs WriteStream closes its descriptor when destroyed, as pipeline does on error). */
-function fileSink(file: FileHandle, start: number): Writable {
+function fileSink(file: FileHandle, start: number, release: boolean): Writable {
   let position = start;
   const write = async (buffers: Uint8Array[]) => {
     let rest = buffers;
@@ -46,6 +54,7 @@ function fileSink(file: FileHandle, start: number): Writable {
       position += bytesWritten;
       rest = after(rest, bytesWritten);
     }
+    if (release) for (const b of buffers) releaseBuffer(b);
   };
   return new Writable({
     highWaterMark: IO_BUFFER,

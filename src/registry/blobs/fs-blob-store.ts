@@ -24,7 +24,15 @@ import { type FileHandle, mkdir, open, opendir, readFile, rename, rm, stat, unli
 import { join } from 'node:path';
 import { Readable, type Writable } from 'node:stream';
 import { type Digest, type DigestAlgorithm, digester, parseDigest } from '../content/digest.js';
-import { type BlobInfo, type BlobStore, DigestMismatchError, type UploadInfo, UploadNotFoundError, UploadOffsetError } from './blob-store.js';
+import {
+  type BlobInfo,
+  type BlobStore,
+  type ChunkOwnership,
+  DigestMismatchError,
+  type UploadInfo,
+  UploadNotFoundError,
+  UploadOffsetError,
+} from './blob-store.js';
 import { lockBlobRoot } from './blob-root-lock.js';
 import { IO_BUFFER, writeChunk } from './chunk-writer.js';
 import { makeDirs, syncDir } from './durable-dirs.js';
@@ -173,7 +181,7 @@ export class FsBlobStore implements BlobStore {
     return { id, size: Math.min(recorded ?? data.size, data.size), started: await this.started(id) };
   }
 
-  async append(id: string, offset: number, data: Readable, limit = Number.MAX_SAFE_INTEGER): Promise<UploadInfo> {
+  async append(id: string, offset: number, data: Readable, limit = Number.MAX_SAFE_INTEGER, chunks: ChunkOwnership = 'borrowed'): Promise<UploadInfo> {
     if (!Number.isSafeInteger(offset) || offset < 0) throw new RangeError('invalid upload offset');
     if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError('invalid upload limit');
     return this.withUpload(id, async (file) => {
@@ -183,7 +191,7 @@ export class FsBlobStore implements BlobStore {
       const hash = size === 0 ? digester('sha256') : this.hashes.get(id, size);
       const before = hash?.copy();
       try {
-        const written = await writeChunk(data, file, offset, limit, hash);
+        const written = await writeChunk(data, file, offset, limit, hash, chunks);
         await file.sync();
         await writeSizeRecord(this.layout.uploadSize(id), offset + written); // acknowledged from here on
         if (hash !== undefined) this.hashes.set(id, hash, offset + written);
