@@ -7,7 +7,8 @@
 // each authorized for the action it declares before it runs
 // (route-dispatch.ts); Fastify buffers no registry body.
 import type http from 'node:http';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { Runtime } from '../runtime/runtime.js';
 import { answerClientErrorWith } from '../http/client-errors.js';

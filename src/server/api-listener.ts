@@ -5,7 +5,8 @@
 import type http from 'node:http';
 import { createRegistry, type DescFile } from '@bufbuild/protobuf';
 import { fastifyConnectPlugin } from '@connectrpc/connect-fastify';
-import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
 import { RETRY_AFTER_SECONDS } from '../core/api-error.js';
 import { errorDomainOfPath } from '../core/error-domain.js';
