@@ -6,9 +6,8 @@
 // core 0 and this process (the load generator) to core 1. Three runs, medians.
 // Each measurement follows a warm-up of the same requests (default 5 s):
 // a freshly started server is still compiling its hot paths, and latency
-// figures of its first seconds are of that, not of the server (SQLite list
-// 50: p99 10–11 ms in the 5 s after a 1 s warm-up, 5–6 ms in every later
-// window; the same with other heap settings, so not garbage collection).
+// figures of its first seconds are of that, not of the server (the same with
+// other heap settings, so not garbage collection; docs/performance.md).
 // Usage: npm run bench:api [-- --repos N --seconds S --warmup-seconds W --connections C --runs R
 //          --database postgres://… (a fresh database) --profile DIR]
 // --profile: instead of the runs, profiles the server (node --cpu-prof) under
@@ -63,8 +62,8 @@ async function measure(url: string, next: (i: number) => RequestSpec, server?: C
 /**
  * On PostgreSQL, VACUUM ANALYZE before the next measurement: a create phase
  * inserts tens of thousands of rows, and the autovacuum they set off would
- * otherwise share the machine with whichever phase came next (seen as list
- * p99 10 ms in a run's first list, 14–17 ms in the next runs' ones). Run by a
+ * otherwise share the machine with whichever phase came next (seen as a
+ * higher list p99 in every run but the first; docs/performance.md). Run by a
  * child process, so this one never loads a database driver (see the seeder).
  */
 async function settle(): Promise<void> {
@@ -159,9 +158,8 @@ async function main() {
   const org = creds.organization.uid;
   // Seeded by a child process, so this process (the load generator) never
   // loads the store: with Kysely and its driver loaded here, the client's own
-  // garbage collections stalled it (event-loop delay p99 2 → 6–8 ms) and its
-  // pauses showed as the server's p99 latency (list p99 8 → 15–17 ms, the
-  // bare baseline's alike).
+  // garbage collections stalled it and its pauses showed as the server's p99
+  // latency, the bare baseline's alike (docs/performance.md).
   const seeder = spawn(process.execPath, [process.argv[1], ...process.argv.slice(2), '--seed-into', dataDir, '--seed-org', org], { stdio: 'inherit' });
   const seeded = await new Promise<number | null>((r) => seeder.once('exit', r));
   if (seeded !== 0) throw new Error(`seeding failed (exit ${seeded})`);

@@ -5,9 +5,9 @@
 // It polls rather than sleeps while waiting for responses (its event loop is
 // kept turning, so epoll never blocks). A client asleep in epoll has to be
 // woken by each response, and on a virtual machine that wake is an interrupt
-// sent from the server's core: perf on the token exchange showed 15 % of the
-// server's CPU (~30 µs a response) in the loopback write's sock_def_readable
-// waking this process, and the caches the server came back to were cold. A
+// sent from the server's core: perf on the token exchange showed a large share
+// of the server's CPU in the loopback write's sock_def_readable waking this
+// process (docs/performance.md), and the caches the server came back to were cold. A
 // client on another machine never costs the server that; how much it cost
 // here depended on how long the route kept the client waiting, which skewed
 // slow routes against fast ones and a route against a floor that happened to
@@ -39,9 +39,9 @@ export interface RequestSpec {
 function once(agent: http.Agent, base: URL, spec: RequestSpec): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = http.request({ agent, host: base.hostname, port: base.port, method: spec.method, path: spec.path, headers: spec.headers }, (res) => {
-      // Read and dropped, each buffer freed at once: left to V8, they piled up to its 64 MB
-      // external-memory limit and the full collections that followed paused this process up to
-      // 12 ms, timed as the server's latency.
+      // Read and dropped, each buffer freed at once: left to V8, they piled up to its
+      // external-memory limit and the full collections that followed paused this process,
+      // timed as the server's latency (docs/performance.md).
       res.on('data', releaseBuffer);
       res.on('end', () => resolve(res.statusCode ?? 0));
     });

@@ -43,7 +43,7 @@ import { formatResult, runLoad, type LoadOptions, type LoadResult, type RequestS
 const { values } = parseArgs({
   options: {
     seconds: { type: 'string', default: '5' },
-    /** Load before each measurement (the server's JIT settles; with 1 s the first figure of a fresh server ran ~20 % low). */
+    /** Load before each measurement (the server's JIT settles; with 1 s the first figure of a fresh server ran low). */
     'warmup-seconds': { type: 'string', default: '5' },
     connections: { type: 'string', default: '16' },
     runs: { type: 'string', default: '3' },

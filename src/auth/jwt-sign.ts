@@ -1,7 +1,7 @@
 // The issuer's JWT signing, with node:crypto and synchronously. jose signs
-// through WebCrypto: an async job per token, ~140 µs of CPU for ES256 on the
-// reference machine, where node:crypto's DER signature takes ~25 µs (and its
-// own 'ieee-p1363' output ~60 µs, hence ecdsa-signature.ts). Every token
+// through WebCrypto: an async job per token, several times the CPU of
+// node:crypto's DER signature (whose own 'ieee-p1363' output is slower too,
+// hence ecdsa-signature.ts; see docs/performance.md). Every token
 // exchange and every webhook delivery signs. Verification, of Berth's own
 // tokens and of external ones, is jose's.
 import { type KeyObject, sign } from 'node:crypto';

@@ -6,7 +6,7 @@
 //
 // A token carries its own grant under a MAC (refresh-token-seal.ts), so
 // handing one out writes nothing: the row each exchange used to insert, and its
-// commit, were a third of an exchange's CPU. Rotation keeps what every instance
+// commit, were a large share of an exchange's CPU (docs/performance.md). Rotation keeps what every instance
 // must agree on, one row per chain that was rotated or revoked
 // (refresh_chains): the generation the chain takes next, advanced by a
 // conditional upsert, so of two rotations of one token only one wins, on any

@@ -11,8 +11,8 @@ import type { JwtSigningKey } from './jwt-sign.js';
 import { isSealed, seal, unseal } from './secret-sealing.js';
 
 /**
- * The algorithm of keys made now. ES256: signing costs a few dozen µs where
- * RSA-2048 costs hundreds, and every token exchange signs. Keys made before
+ * The algorithm of keys made now. ES256: signing costs a fraction of what
+ * RSA-2048 costs (docs/performance.md), and every token exchange signs. Keys made before
  * (RS256) keep their own algorithm, stored with them, and keep verifying.
  */
 export const ALGORITHM = 'ES256';

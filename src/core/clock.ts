@@ -11,7 +11,8 @@ export function nowIso(): string {
  * is what a JSON response writes, and works out seconds and nanos only when
  * something reads them (binary encodings, comparisons): building a Timestamp
  * per column eagerly (a Date.parse, a BigInt, a create() and a WeakMap entry
- * to remember the text) was a tenth of a listed page's CPU time.
+ * to remember the text) was a visible share of a listed page's CPU time
+ * (docs/performance.md).
  */
 class StoredTimestamp {
   readonly $typeName = 'google.protobuf.Timestamp' as const;

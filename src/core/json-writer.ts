@@ -1,5 +1,6 @@
 // Proto3 JSON for responses, compiled once per message type: the generic
-// toJson plus a fix-up pass was a fifth of a list request. Same output rules:
+// toJson plus a fix-up pass was a large share of a list request
+// (docs/performance.md). Same output rules:
 // zero values of implicit-presence fields emitted (as grpc-gateway does), unset
 // explicit-presence and oneof fields left out, int64 as strings, enum names,
 // timestamps with exactly three fractional digits, INPUT_ONLY fields never

@@ -2,8 +2,7 @@
 // (modules, migrations, first queries) leaves the young generation grown to
 // its maximum and garbage in the old one, and an idle server allocates too
 // little for V8 to collect them on its own. One full, shrinking collection
-// takes idle RSS back down by about a quarter (measured with
-// bench/registry.ts). Streamed bodies need no collection: their buffers are
+// takes idle RSS back down (docs/performance.md). Streamed bodies need no collection: their buffers are
 // freed as they are written (release-buffer.ts).
 // V8's collector is reached the way the expose-gc package does it, without
 // putting `gc` on this context's global object.

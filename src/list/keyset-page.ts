@@ -60,8 +60,8 @@ export interface UidScope {
 // statistics), the list says which index to walk: above this many matches,
 // a list ordered by another column walks that column's index and filters by
 // subtree (rows are dense); below it, the uid ranges are searched and sorted
-// (rows are few). Measured on 100,000 repos: the sorted form took 130 ms,
-// the index walk under 1 ms. PostgreSQL chooses by itself.
+// (rows are few). On a dense list the sorted form is orders of magnitude
+// slower than the index walk (docs/performance.md). PostgreSQL chooses by itself.
 const DENSE_MATCHES = 2000;
 
 // biome-ignore lint/suspicious/noExplicitAny: Kysely cannot type a table chosen at run time
@@ -114,8 +114,8 @@ export async function listPage<Row>(store: Store, tokens: PageTokens, counts: Li
   const cursorValues = !cursor ? [] : column === key ? [cursor.uid] : [cursor.value, cursor.uid];
   const select = req.select ?? [];
   // LIMIT is written into the SQL (at most MAX_PAGE_SIZE + 1 shapes): SQLite
-  // ran a bound LIMIT a fifth slower than a literal one (29 vs 25 µs for 50
-  // rows). OFFSET, unbounded, stays a value, and is left out when 0.
+  // ran a bound LIMIT slower than a literal one (docs/performance.md).
+  // OFFSET, unbounded, stays a value, and is left out when 0.
   const limit = req.pageSize + 1;
   const offset = req.skip > 0;
   const shape = `${req.table} (${select.join(',')}) where ${filter.shape} cursor ${cursorValues.length} order ${column} ${dir} key ${key} limit ${limit}${offset ? ' offset' : ''}`;

@@ -1,6 +1,7 @@
 // List totals are cached per query until the table changes: the key includes
 // the table's version, which triggers bump on every write (migration 0002).
-// Counting 100,000 rows costs ~10 ms; the version comes from the request's
+// Counting a large table costs far more than the rest of a list
+// (docs/performance.md); the version comes from the request's
 // snapshot of all versions (read once with the caller's access) or, without
 // one, from one small read.
 import type { Database } from '../store/database.js';

@@ -2,7 +2,7 @@
 // its event to join; instead each pull waits until its event has committed
 // and only then sends its response, so a crash after a client got its bytes
 // has lost no event. Committing every pull on its own cost a transaction per
-// GET (measured: twice the CPU of a manifest GET on SQLite); instead pulls
+// GET, more than the GET itself (docs/performance.md); instead pulls
 // commit in groups: those queued in one turn of the event loop start a batch
 // (node:sqlite commits synchronously, so nothing arrives while a commit runs:
 // a batch must be gathered before it starts), and those arriving while a

@@ -1,7 +1,7 @@
 // Queries whose SQL depends only on their shape are built and compiled by
 // Kysely once per dialect and shape, then run with each request's values.
-// Building and compiling the same query on every request was 8 % of a list
-// and 15 % of a GET. A query is built with placeholder values; the compiled
+// Building and compiling the same query on every request was a visible share
+// of a list and a GET (docs/performance.md). A query is built with placeholder values; the compiled
 // parameters that are placeholders become slots filled from `values`, and
 // any others (constants written into the query) are kept as they are.
 // A compiled query is found by its handle, an object each call site makes

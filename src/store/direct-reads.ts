@@ -1,8 +1,8 @@
 // Reads that can skip Kysely's executor: on SQLite a SELECT outside a
 // transaction runs on the reader connection, synchronously, so the executor's
-// connection hand-off (several awaits per query) buys nothing. Measured on GET
-// one repo: the two reads of a request through the executor cost about a
-// third of its CPU. PostgreSQL has none (its reads need a pooled connection).
+// connection hand-off (several awaits per query) buys nothing, and cost a
+// large share of a GET's CPU (docs/performance.md). PostgreSQL has none (its
+// reads need a pooled connection).
 import type { Kysely } from 'kysely';
 
 export interface DirectReads {

@@ -1,8 +1,7 @@
 // Named (server-side prepared) statements on PostgreSQL. An unnamed statement
 // is parsed and planned by the server on every execution; a named one once per
-// connection, then only bound and executed. Measured on this project's GET of
-// one repo (16 concurrent clients, 2 cores shared with the server): 23,000 →
-// 36,000 queries/s, and ~20 % less client CPU per query.
+// connection, then only bound and executed: more queries per second and less
+// client CPU per query (docs/performance.md).
 //
 // Bounded, because each name lives on every pooled connection for its life:
 // only statements of reasonable length get one, and at most MAX_NAMES texts

@@ -1,8 +1,8 @@
 // WAL checkpoints off the event loop. SQLite's automatic checkpoint runs
 // inside the COMMIT that crosses its threshold: it copies the WAL back into
-// the database file and fsyncs both while the event loop waits. Measured on
-// creating a repo: COMMIT averaged 160 µs, three quarters of it in the one
-// commit in ~75 that checkpointed (4–12 ms each). A worker thread with its own
+// the database file and fsyncs both while the event loop waits: most of an
+// average COMMIT's time was the rare one that checkpointed
+// (docs/performance.md). A worker thread with its own
 // connection checkpoints instead (sqlite-checkpoint-worker.ts); the writer
 // keeps an automatic checkpoint at a higher threshold only as a backstop, so
 // the WAL stays bounded if the thread falls behind or dies.

@@ -44,7 +44,8 @@ export interface SqliteConnection {
   close(): void;
 }
 
-// Prepared statements are kept by SQL text: preparing was 7% of a request.
+// Prepared statements are kept by SQL text: preparing was a visible share of a
+// request (docs/performance.md).
 const STATEMENT_CACHE = 500;
 
 export function openSqliteConnection(file: string, opts: { busyTimeoutMs: number; queryOnly?: boolean }): SqliteConnection {

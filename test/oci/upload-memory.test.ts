@@ -12,7 +12,7 @@ import { basic, cliToken, registryHost, tokenGet } from '../harness/registry-cli
 
 const MiB = 1024 * 1024;
 const SIZE = 256 * MiB;
-/** Without the release (chunks left to the collector) the server grew by ~35 MiB here; with it, by under 10. */
+/** Between the growth without the release (chunks left to the collector) and with it: docs/performance.md. */
 const MAX_GROWTH = 24 * MiB;
 
 function statusField(pid: number, field: string): number {

@@ -51,7 +51,8 @@ export class IamExchangeDirectory implements ExchangeDirectory {
    * version, read per request like the access directory's: any write to it,
    * by any instance, shows on the next exchange). A CI fleet presents the same
    * issuer and subject, or identity, again and again; the query and the
-   * decoding of each relationship were a sixth of an exchange's CPU.
+   * decoding of each relationship were a large share of an exchange's CPU
+   * (docs/performance.md).
    */
   async candidates(q: { identity: string; issuer: string; subject: string }, limit: number): Promise<ExchangeCandidate[]> {
     const version = (await readTableVersions(this.store.db)).get('identities') ?? '';
@@ -66,7 +67,7 @@ export class IamExchangeDirectory implements ExchangeDirectory {
   }
 
   // Compiled once per shape (store/compiled-queries.ts): building these on
-  // every exchange was a tenth of its CPU.
+  // every exchange was a visible share of its CPU (docs/performance.md).
   private async queryCandidates(q: { identity: string; issuer: string; subject: string }, limit: number): Promise<ExchangeCandidate[]> {
     const db = this.store.db;
     const columns = ['uid', 'relationship_type', 'relationship'] as const;

@@ -39,7 +39,7 @@ export interface BlobStore {
    * Rejects when reading or writing fails part way. For serving pulls: the
    * filesystem driver reuses two buffers for the whole blob, where a stream
    * allocates one per read — a gigabyte pulled was a gigabyte of garbage,
-   * and half the pull's CPU went to collecting it.
+   * and collecting it was much of the pull's CPU (docs/performance.md).
    */
   copyTo(digest: Digest, range: { offset: number; end?: number } | undefined, sink: Writable): Promise<boolean>;
   /** Removes a committed blob; false when it was not there. */

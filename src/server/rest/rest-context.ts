@@ -1,6 +1,6 @@
 // The HandlerContext a REST call hands the (guarded) implementation. Connect's
 // createHandlerContext makes two AbortControllers, a deadline and three
-// Headers objects per call, which was a twentieth of a GET; REST calls have no
+// Headers objects per call, a visible share of a GET (docs/performance.md); REST calls have no
 // deadline, so the signal and the response headers (which REST does not send)
 // are made only if an implementation asks for them.
 import type { DescMethod, DescService } from '@bufbuild/protobuf';

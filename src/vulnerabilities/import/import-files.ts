@@ -70,8 +70,7 @@ class Rollback extends Error {}
 
 // Files and advisory rows per transaction, whichever fills first. Each commit writes every page the
 // batch touched, and the random-keyed indexes (uids, advisory ids) spread a batch over most of their
-// pages, so fewer, larger batches write far less (measured: 200 files → 1,000 files, 12.3 s → 9.2 s for
-// 200,000 events). A batch holds the database's write lock about a second: a server's writes wait.
+// pages, so fewer, larger batches write far less (docs/performance.md). A batch holds the database's write lock about a second: a server's writes wait.
 const BATCH_FILES = 1000;
 const BATCH_ADVISORIES = 20_000;
 

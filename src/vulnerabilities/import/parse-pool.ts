@@ -1,6 +1,6 @@
 // Parses import files on worker threads while the importer's thread writes
 // the previous batch: node:sqlite runs statements synchronously, so without
-// this a file's parse (a fifth of an import's time) and the database writes
+// this a file's parse (a good part of an import's time) and the database writes
 // take turns on one core. Only plain data crosses: the bytes out, the
 // advisories back. Without a spare core (or with size 0) files are parsed
 // in this thread, by the same functions.

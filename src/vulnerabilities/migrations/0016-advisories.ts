@@ -81,8 +81,8 @@ export async function up(db: Kysely<unknown>, caps: DatabaseCapabilities): Promi
   // One covering index serves both the page's events (by advisory, in time
   // order) and every event filter: they are EXISTS probes per listed advisory
   // (advisory_uid = ?), which read a few entries of this index and no table
-  // row. An index per filtered column as well made imports a third slower and
-  // no list faster (the outer walk over advisories is the same).
+  // row. An index per filtered column as well made imports slower and no list
+  // faster (the outer walk over advisories is the same; docs/performance.md).
   await db.schema
     .createIndex('advisory_events_advisory')
     .on('advisory_events')
