@@ -17,7 +17,7 @@ import { nowIso } from '../src/core/clock.js';
 import { openStore } from '../src/store/store.js';
 import { advisoryUid, mintAdvisoryId } from '../src/vulnerabilities/advisory-ids.js';
 import { searchText } from '../src/vulnerabilities/advisory-rows.js';
-import type { AdvisoriesTable, AdvisoryAliasesTable, AdvisoryEventsTable } from '../src/vulnerabilities/vulnerabilities-tables.js';
+import type { AdvisoriesTable, AdvisoryAliasesTable, AdvisoryEventsTable } from '../src/vulnerabilities/advisory-tables.js';
 import { freePort, startNode, stopProcess } from './bench-process.js';
 
 const { values } = parseArgs({

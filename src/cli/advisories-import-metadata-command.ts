@@ -6,8 +6,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { type MetadataWriteSummary, writeVulnerabilityMetadata } from '../advisory/import/metadata-writer.js';
-import { osvMetadata, type VulnerabilityMetadataRecord } from '../advisory/import/osv-metadata.js';
+import { type MetadataWriteSummary, writeVulnerabilityMetadata } from '../vulnerabilities/import/metadata-writer.js';
+import { osvMetadata, type VulnerabilityMetadataRecord } from '../vulnerabilities/import/osv-metadata.js';
 import { describeDatabase, openStore } from '../store/store.js';
 import { parseJsonBytes } from '../vulnerabilities/import/json-input.js';
 import { readJsonSources } from '../vulnerabilities/import/json-sources.js';

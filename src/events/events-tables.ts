@@ -1,7 +1,7 @@
 // The events domain's tables. A subscription belongs to its group and goes
 // with it. The outbox holds every event, written in the transaction of the
 // change it describes (outbox.ts); delivery state lives beside it
-// (migration 0012, src/events/delivery/): a delivery per event and
+// (migration 0012, src/events/delivery-worker/): a delivery per event and
 // subscription, and on SQLite the lease of the one worker that runs.
 import type { Generated } from 'kysely';
 import type { ResourceColumns } from '../store/database.js';

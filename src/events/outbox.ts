@@ -9,7 +9,7 @@ import { nowIso } from '../core/clock.js';
 import { ancestorsOf } from '../core/uidp.js';
 import { compiledQuery, insertCompiled, runCompiled } from '../store/compiled-queries.js';
 import { afterCommit, type Tx } from '../store/transact.js';
-import { ringDeliveryWorkers } from './delivery/delivery-signal.js';
+import { ringDeliveryWorkers } from './delivery-worker/delivery-signal.js';
 
 const OUTBOX_INSERT = compiledQuery('outbox insert with fan-out flag');
 

@@ -15,7 +15,7 @@ import { FsBlobStore } from '../registry/blobs/fs-blob-store.js';
 import { ApiListener } from '../server/api-listener.js';
 import { DEFAULT_LIMITS, type ConnectionLimits } from '../http/connection-limits.js';
 import type { EventSettings } from '../events/event-settings.js';
-import { DeliveryWorker } from '../events/delivery/delivery-worker.js';
+import { DeliveryWorker } from '../events/delivery-worker/delivery-worker.js';
 
 export interface ServeOptions {
   host: string;

@@ -41,10 +41,10 @@ import { rolesService } from '../iam/roles/service.js';
 import { rolePreflights } from '../iam/roles/builtin-preflight.js';
 import type { GuardOptions } from './rpc-guard.js';
 import { tagsService } from '../registry/tags/service.js';
-import { registryV1Service } from '../registry/tag-history/service.js';
+import { registryV1Service } from '../registry/tag-history-v1/service.js';
 import type { ServiceDeps } from '../runtime/service-deps.js';
 import { SecurityAdvisoryService } from '../gen/berth/advisory/v2/advisory_pb.js';
-import { securityAdvisoryService } from '../advisory/feed/service.js';
+import { securityAdvisoryService } from '../vulnerabilities/feed/service.js';
 
 /**
  * A served service: its descriptor (what reflection, the docs and the access

@@ -7,7 +7,7 @@ import { ReviewState } from '../gen/berth/vulnerabilities/v2/advisories_pb.js';
 import { eventContentHash } from './advisory-ids.js';
 import { KIND_NAMES } from './event-kinds.js';
 import type { NormalizedAdvisory, NormalizedEvent } from './import/normalized-advisory.js';
-import type { AdvisoriesTable, AdvisoryEventsTable } from './vulnerabilities-tables.js';
+import type { AdvisoriesTable, AdvisoryEventsTable } from './advisory-tables.js';
 
 /** advisories.source of the rows the v1 API writes (an import writes its format's name). */
 export const API_SOURCE = 'api';

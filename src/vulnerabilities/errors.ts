@@ -1,11 +1,18 @@
-// Every error the vulnerabilities domain (/vulnerabilities) returns, made by
-// name and declared in the catalogue.
+// Every error the vulnerabilities domain returns, made by name and declared
+// in the catalogue: the advisories' (/vulnerabilities) and the advisory feed's
+// (/advisory/v2), each under the ErrorInfo domain its API has on the wire.
+// Paging errors of the metadata list are the list engine's (badListRequest)
+// with the feed's domain.
 import { Code } from '@connectrpc/connect';
 import { alreadyExists, failedPrecondition, invalidArgument, notFound, permissionDenied, type FieldViolation } from '../core/api-error.js';
 import { defineError } from '../core/error-catalogue.js';
 
 export const VULNERABILITIES_DOMAIN = 'vulnerabilities.berth.dev';
 const d = VULNERABILITIES_DOMAIN;
+
+/** The advisory feed's (berth.advisory.v2) ErrorInfo domain. */
+export const ADVISORY_FEED_DOMAIN = 'advisory.berth.dev';
+const feed = ADVISORY_FEED_DOMAIN;
 
 export const ADVISORY_RESOURCE = 'vulnerabilities.berth.dev/Advisory';
 export const ADVISORY_EVENT_RESOURCE = 'vulnerabilities.berth.dev/AdvisoryEvent';
@@ -72,4 +79,26 @@ export const notEventAuthor = defineError(
     when: 'editing the payload of an advisory event someone else authored (others review it: status APPROVED, REJECTED or REQUEST_CHANGES)',
   },
   () => permissionDenied(d, 'only the author of an advisory event edits its payload'),
+);
+export const badDocumentsRequest = defineError(
+  {
+    domain: feed,
+    name: 'badDocumentsRequest',
+    code: Code.InvalidArgument,
+    detail: 'BadRequest',
+    when: 'ListDocuments with neither id nor cves, more than 1000 distinct cves, or an empty or over-long (256 characters) id or cve',
+  },
+  (violations: FieldViolation[]) => invalidArgument(feed, violations),
+);
+export const tooManyDocumentAdvisories = defineError(
+  {
+    domain: feed,
+    name: 'tooManyDocumentAdvisories',
+    code: Code.FailedPrecondition,
+    detail: 'PreconditionFailure',
+    type: 'TOO_MANY_RESULTS',
+    when: 'ListDocuments (which has no paging) matches more advisory rows or approved events than it returns at once',
+  },
+  (what: string, limit: number) =>
+    failedPrecondition(feed, 'TOO_MANY_RESULTS', `more than ${limit} ${what} match; narrow the request with id (one origin package) or fewer cves`),
 );

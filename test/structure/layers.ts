@@ -15,12 +15,11 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   events: ['auth', 'core', 'gen', 'list', 'outbound', 'runtime', 'store'],
   iam: ['auth', 'core', 'events', 'gen', 'list', 'runtime', 'store'],
   registry: ['auth', 'core', 'events', 'gen', 'list', 'runtime', 'store'],
-  vulnerabilities: ['advisory', 'auth', 'core', 'events', 'gen', 'iam', 'list', 'runtime', 'store'],
-  advisory: ['core', 'gen', 'iam', 'list', 'runtime', 'store', 'vulnerabilities'],
-  server: ['advisory', 'auth', 'core', 'events', 'gen', 'http', 'iam', 'ping', 'registry', 'runtime', 'store', 'vulnerabilities'],
+  vulnerabilities: ['auth', 'core', 'events', 'gen', 'iam', 'list', 'runtime', 'store'],
+  server: ['auth', 'core', 'events', 'gen', 'http', 'iam', 'ping', 'registry', 'runtime', 'store', 'vulnerabilities'],
   oci: ['auth', 'core', 'events', 'gen', 'http', 'iam', 'registry', 'runtime', 'store'],
   runtime: ['auth', 'core', 'events', 'http', 'iam', 'list', 'oci', 'registry', 'server', 'store'],
-  cli: ['advisory', 'auth', 'core', 'events', 'gen', 'http', 'iam', 'oci', 'registry', 'runtime', 'store', 'vulnerabilities'],
+  cli: ['auth', 'core', 'events', 'gen', 'http', 'iam', 'oci', 'registry', 'runtime', 'store', 'vulnerabilities'],
 };
 
 /** Packages only some folders may import: the web framework, the Connect adapter for it, the PostgreSQL driver. */

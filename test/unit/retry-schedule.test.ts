@@ -3,7 +3,7 @@
 // to 1 s – 1 h), and no retry after the --event-max-age window.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { backoffMs, nextAttempt, retryAfterMs } from '../../src/events/delivery/retry-schedule.js';
+import { backoffMs, nextAttempt, retryAfterMs } from '../../src/events/delivery-worker/retry-schedule.js';
 
 describe('retry schedule', () => {
   it('doubles the backoff per attempt up to 10 minutes, half of it jitter', () => {

@@ -1,4 +1,4 @@
-// Delivery state beside the outbox (src/events/delivery/): one row per event
+// Delivery state beside the outbox (src/events/delivery-worker/): one row per event
 // and subscription that receives it, the outbox's fan-out mark, and the
 // lease that lets one SQLite process at a time run the delivery worker.
 //

@@ -1,8 +1,8 @@
 // berth.events.v2.SubscriptionsService: the subscriptions themselves, and
-// their delivery log (src/events/deliveries/).
+// their delivery log (src/events/delivery-log/).
 import type { ServiceImpl } from '@connectrpc/connect';
 import type { SubscriptionsService } from '../../gen/berth/events/v2/subscriptions_pb.js';
-import { deliveryMethods } from '../deliveries/delivery-methods.js';
+import { deliveryMethods } from '../delivery-log/delivery-methods.js';
 import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { createSubscription } from './create-subscription.js';
 import { deleteSubscription } from './delete-subscription.js';

@@ -14,9 +14,9 @@ import {
 } from '../../gen/berth/vulnerabilities/v2/advisories_pb.js';
 import { isoToTimestamp } from '../../core/clock.js';
 import type { Executor } from '../../store/transact.js';
-import '../../advisory/advisory-tables.js';
+import '../metadata-tables.js';
 import { advisoryNotFound } from '../errors.js';
-import type { AdvisoriesTable, AdvisoryEventsTable } from '../vulnerabilities-tables.js';
+import type { AdvisoriesTable, AdvisoryEventsTable } from '../advisory-tables.js';
 import { statementChunks } from '../../store/statement-chunks.js';
 
 export type AdvisoryRow = AdvisoriesTable;

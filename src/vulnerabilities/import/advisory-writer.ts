@@ -9,7 +9,7 @@ import { ReviewState } from '../../gen/berth/vulnerabilities/v2/advisories_pb.js
 import type { Tx } from '../../store/transact.js';
 import { advisoryUid, eventUid } from '../advisory-ids.js';
 import { advisoryRow, eventRow } from '../advisory-rows.js';
-import type { AdvisoriesTable, AdvisoryEventsTable } from '../vulnerabilities-tables.js';
+import type { AdvisoriesTable, AdvisoryEventsTable } from '../advisory-tables.js';
 import type { NormalizedAdvisory } from './normalized-advisory.js';
 import { statementChunks } from '../../store/statement-chunks.js';
 

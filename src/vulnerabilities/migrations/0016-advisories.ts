@@ -1,5 +1,5 @@
 // Advisories, their aliases and events, and the import file hashes
-// (src/vulnerabilities/vulnerabilities-tables.ts). Every exact filter of
+// (src/vulnerabilities/advisory-tables.ts). Every exact filter of
 // ListAdvisories has an index; the order columns have (column, uid) indexes.
 import type { Kysely } from 'kysely';
 import type { DatabaseCapabilities } from '../../store/db-capabilities.js';

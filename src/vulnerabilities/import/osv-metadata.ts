@@ -3,8 +3,8 @@
 // CVSS severities in berth.advisory.v2's proto3 JSON. OSV's GIT reference
 // type (and any type the enum lacks) becomes TYPE_WEB; Ubuntu severities
 // (and unknown kinds) have no v2 value and are dropped. Pure.
-import { JsonFields } from '../../vulnerabilities/import/json-input.js';
-import type { JsonValue } from '../../vulnerabilities/import/normalized-advisory.js';
+import { JsonFields } from './json-input.js';
+import type { JsonValue } from './normalized-advisory.js';
 
 export interface MetadataReference {
   type: string;

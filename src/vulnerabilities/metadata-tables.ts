@@ -1,6 +1,6 @@
-// The advisory feed's own table: vulnerability metadata imported from OSV
+// Vulnerability metadata, served by the advisory feed: imported from OSV
 // records (summary, details, references, severities by vulnerability id).
-// The feed's documents are read from the vulnerabilities domain's advisories.
+// The feed's documents are read from the advisories (advisory-tables.ts).
 
 export interface VulnerabilityMetadataTable {
   /** CVE-…, GHSA-…, GO-…: the OSV record's id. */

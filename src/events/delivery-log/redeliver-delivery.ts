@@ -8,7 +8,7 @@ import { nowIso } from '../../core/clock.js';
 import type { Delivery, RedeliverDeliveryRequest } from '../../gen/berth/events/v2/subscriptions_pb.js';
 import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { afterCommit, transact } from '../../store/transact.js';
-import { ringDeliveryWorkers } from '../delivery/delivery-signal.js';
+import { ringDeliveryWorkers } from '../delivery-worker/delivery-signal.js';
 import { badDeliveriesRequest, deliveryNotFound } from '../errors.js';
 import { DELIVERY_PENDING } from '../events-tables.js';
 import { deliveryFromRow, deliveryRows } from './delivery-row.js';

@@ -23,7 +23,7 @@ import type { Store } from '../../store/store.js';
 import { badDocumentsRequest, tooManyDocumentAdvisories } from '../errors.js';
 import { documentEvent } from './document-event.js';
 import { feedGroup } from './feed-group.js';
-import { API_SOURCE } from '../../vulnerabilities/advisory-rows.js';
+import { API_SOURCE } from '../advisory-rows.js';
 import { statementChunks } from '../../store/statement-chunks.js';
 
 export const MAX_CVES = 1000;

@@ -1,4 +1,4 @@
-// The vulnerabilities domain's tables. An advisory relates one vulnerability
+// The advisories' tables. An advisory relates one vulnerability
 // (its CGA id and aliases) to one artifact, architecture and component; it
 // belongs to a group (imported ones to the group the import names) and goes with it. Its
 // aliases are also kept one per row so the aliases filter is an index probe;

@@ -17,15 +17,15 @@ import {
 } from '../../gen/berth/advisory/v2/advisory_pb.js';
 import { oneOf, type Condition } from '../../list/conditions.js';
 import { runList, type ListDeps, type ListSpec } from '../../list/run-list.js';
-import type { VulnerabilityMetadataTable } from '../advisory-tables.js';
-import { ADVISORY_DOMAIN } from '../errors.js';
+import type { VulnerabilityMetadataTable } from '../metadata-tables.js';
+import { ADVISORY_FEED_DOMAIN } from '../errors.js';
 
 export const MAX_IDS = 1000;
 const MAX_ID_LENGTH = 256;
 
 export const METADATA_LIST: ListSpec = {
   table: 'vulnerability_metadata',
-  domain: ADVISORY_DOMAIN,
+  domain: ADVISORY_FEED_DOMAIN,
   columns: { id: 'id' },
   key: 'id',
   defaultOrder: { field: 'id', desc: false },

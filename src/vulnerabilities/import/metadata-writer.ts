@@ -3,7 +3,7 @@
 // so a re-import changes nothing (update_time and the table's version stay).
 import type { Store } from '../../store/store.js';
 import { transact } from '../../store/transact.js';
-import type { VulnerabilityMetadataTable } from '../advisory-tables.js';
+import type { VulnerabilityMetadataTable } from '../metadata-tables.js';
 import type { VulnerabilityMetadataRecord } from './osv-metadata.js';
 
 export interface MetadataWriteSummary {
