@@ -12,14 +12,16 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   http: ['core'],
   auth: ['core', 'gen', 'outbound', 'store'],
   ping: ['gen'],
+  versions: [],
   events: ['auth', 'core', 'gen', 'list', 'outbound', 'runtime', 'store'],
   iam: ['auth', 'core', 'events', 'gen', 'list', 'runtime', 'store'],
   registry: ['auth', 'core', 'events', 'gen', 'list', 'runtime', 'store'],
-  vulnerabilities: ['auth', 'core', 'events', 'gen', 'iam', 'list', 'runtime', 'store'],
-  server: ['auth', 'core', 'events', 'gen', 'http', 'iam', 'ping', 'registry', 'runtime', 'store', 'vulnerabilities'],
+  vulnerabilities: ['auth', 'core', 'events', 'gen', 'iam', 'list', 'runtime', 'store', 'versions'],
+  scanning: ['auth', 'core', 'events', 'gen', 'list', 'registry', 'runtime', 'store', 'versions', 'vulnerabilities'],
+  server: ['auth', 'core', 'events', 'gen', 'http', 'iam', 'ping', 'registry', 'runtime', 'scanning', 'store', 'vulnerabilities'],
   oci: ['auth', 'core', 'events', 'gen', 'http', 'iam', 'registry', 'runtime', 'store'],
-  runtime: ['auth', 'core', 'events', 'http', 'iam', 'list', 'oci', 'registry', 'server', 'store'],
-  cli: ['auth', 'core', 'events', 'gen', 'http', 'iam', 'oci', 'registry', 'runtime', 'store', 'vulnerabilities'],
+  runtime: ['auth', 'core', 'events', 'http', 'iam', 'list', 'oci', 'registry', 'scanning', 'server', 'store'],
+  cli: ['auth', 'core', 'events', 'gen', 'http', 'iam', 'oci', 'registry', 'runtime', 'scanning', 'store', 'versions', 'vulnerabilities'],
 };
 
 /** Packages only some folders may import: the web framework, the Connect adapter for it, the PostgreSQL driver. */
