@@ -77,7 +77,19 @@ class Session implements DatabaseConnection {
   }
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    if (this.inTransaction) return execute<R>(this.driver.writer, query);
+    if (this.inTransaction) {
+      const writer = this.driver.writer;
+      // SQLite rolls the whole transaction back itself on some failures (a
+      // full disk, an I/O error): a statement run after that would autocommit
+      // on its own, outside the transaction its caller believes it is in.
+      if (!writer.db.isTransaction) throw this.driver.lostTransaction();
+      try {
+        return execute<R>(writer, query);
+      } catch (err) {
+        if (!writer.db.isTransaction) this.driver.transactionLost(err);
+        throw err;
+      }
+    }
     if (SelectQueryNode.is(query.query)) return execute<R>(this.driver.reader, query);
     await this.lockWriter();
     try {
@@ -159,6 +171,16 @@ export class SqliteDriver implements Driver {
   // What members see: a later one reads an earlier one's rows before they are
   // committed; if the COMMIT then fails (a full disk), all of them fail.
   private group?: CommitGroup;
+  /** Why SQLite rolled the open transaction back itself, so every member of the group fails with that cause (a full disk answers 503, not 500). */
+  private lost?: unknown;
+
+  transactionLost(cause: unknown): void {
+    this.lost ??= cause;
+  }
+
+  lostTransaction(): unknown {
+    return this.lost ?? new DatabaseUnavailable('the database rolled the transaction back');
+  }
 
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
     const s = connection as Session;
@@ -217,6 +239,7 @@ export class SqliteDriver implements Driver {
     if (!s.joined) {
       // The group's first transaction: nothing else is in it yet.
       this.group = undefined;
+      this.lost = undefined;
       try {
         if (this.writer.db.isTransaction) this.writer.prepare('ROLLBACK').stmt.run();
       } finally {
@@ -225,11 +248,15 @@ export class SqliteDriver implements Driver {
       return;
     }
     let broken: unknown;
-    try {
-      this.writer.prepare('ROLLBACK TO member').stmt.run();
-      this.writer.prepare('RELEASE member').stmt.run();
-    } catch (err) {
-      broken = err;
+    if (!this.writer.db.isTransaction) {
+      broken = this.lostTransaction(); // SQLite rolled back the whole group: its members' work is gone too
+    } else {
+      try {
+        this.writer.prepare('ROLLBACK TO member').stmt.run();
+        this.writer.prepare('RELEASE member').stmt.run();
+      } catch (err) {
+        broken = err;
+      }
     }
     const group = this.group;
     if (!broken && group && this.handsOver(group, 0)) {
@@ -249,14 +276,16 @@ export class SqliteDriver implements Driver {
     this.group = undefined;
     try {
       if (failure !== undefined) throw failure; // rolled back below
-      if (!this.writer.db.isTransaction) throw new DatabaseUnavailable('the database rolled the transaction back');
+      if (!this.writer.db.isTransaction) throw this.lostTransaction();
       await s.onWriter((w) => w.prepare('COMMIT').stmt.run()); // a busy COMMIT leaves the transaction open: retrying is safe
     } catch (err) {
+      this.lost = undefined;
       for (const w of group?.waiting ?? []) w.failed(err);
       if (this.writer.db.isTransaction) this.writer.db.exec('ROLLBACK');
       s.unlockWriter();
       throw err;
     }
+    this.lost = undefined;
     for (const w of group?.waiting ?? []) w.committed();
     s.unlockWriter();
   }
