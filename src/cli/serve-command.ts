@@ -17,7 +17,6 @@ import type { OrgCreationPolicy } from '../runtime/service-deps.js';
 import { readTermsFile } from '../iam/terms/terms-documents.js';
 import { DEFAULT_EVENT_SETTINGS, type EventSettings } from '../events/event-settings.js';
 import { parseDurationFlag } from './duration-flag.js';
-import { releaseStartupMemory } from '../core/memory-release.js';
 
 function parseListen(value: string, flag = '--listen'): { host: string; port: number } {
   const m = /^(?:\[([^\]]+)\]|([^:]*)):(\d{1,5})$/.exec(value);
@@ -241,7 +240,6 @@ Registry tokens: docker login <registry host> -u _token -p "$(npx berth auth tok
           events,
           feedRequiresAuth: o.feedRequiresAuth,
         });
-        releaseStartupMemory();
         logger.info({ url: server.url, registryUrl: server.registryUrl, database: describeDatabase({ databaseUrl, dataDir: o.data }) }, 'berth is serving');
         // One write, so a reader of the first line has the registry's too.
         const registryLine = server.registryUrl
