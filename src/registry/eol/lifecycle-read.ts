@@ -65,25 +65,32 @@ export async function lastMoves(ex: Executor, tags: ReadonlyArray<{ parent_uid: 
   return out;
 }
 
-/** Tag names read per repo to tell one release track from several; past it the repo counts as having several. */
+/** Tag names read per repo to tell one release track from several, in chunks; past the bound the repo counts as having several. */
 const TRACK_SCAN = 5000;
+const TRACK_CHUNK = 500;
 
-/** Whether the repo's tags map to two or more of `releases`' streams. */
+/** Whether the repo's tags map to two or more of `releases`' streams (stops reading at the second). */
 export async function hasMultipleTracks(ex: Executor, repoUid: string, releases: readonly EolReleasesTable[]): Promise<boolean> {
-  const names = await ex
-    .selectFrom('tags')
-    .select('name')
-    .where('parent_uid', '=', repoUid)
-    .limit(TRACK_SCAN + 1)
-    .execute();
-  if (names.length > TRACK_SCAN) return true;
   let first: string | undefined;
-  for (const { name } of names) {
-    if (name.startsWith('sha256-')) continue; // referrer tags belong to no stream
-    const s = streamOf(name, releases)?.name;
-    if (s === undefined) continue;
-    if (first === undefined) first = s;
-    else if (s !== first) return true;
+  let after = '';
+  for (let read = 0; read < TRACK_SCAN; read += TRACK_CHUNK) {
+    const names = await ex
+      .selectFrom('tags')
+      .select('name')
+      .where('parent_uid', '=', repoUid)
+      .where('name', '>', after)
+      .orderBy('name')
+      .limit(TRACK_CHUNK)
+      .execute();
+    for (const { name } of names) {
+      if (name.startsWith('sha256-')) continue; // referrer tags belong to no stream
+      const s = streamOf(name, releases)?.name;
+      if (s === undefined) continue;
+      if (first === undefined) first = s;
+      else if (s !== first) return true;
+    }
+    if (names.length < TRACK_CHUNK) return false;
+    after = names[names.length - 1].name;
   }
-  return false;
+  return true;
 }

@@ -5,7 +5,7 @@
 import { create } from '@bufbuild/protobuf';
 import type { HandlerContext } from '@connectrpc/connect';
 import { callerOf } from '../../auth/caller.js';
-import { isoToTimestamp } from '../../core/clock.js';
+import { isoToTimestamp, nowIso } from '../../core/clock.js';
 import { Capability } from '../../gen/berth/capabilities/v1/capabilities_pb.js';
 import { type EolTag, type EolTagFilter, type EolTagList, EolTagListSchema, EolTagSchema } from '../../gen/berth/registry/v1/registry_pb.js';
 import { type Condition, equal } from '../../list/conditions.js';
@@ -55,7 +55,7 @@ async function withLifecycle(deps: ServiceDeps, tags: readonly TagsTable[]): Pro
   const productOf = await productsForImages(db, [...new Set(imageOf.values())]);
   const products = await releasesOf(db, [...new Set(productOf.values())]);
   const moves = await lastMoves(db, tags);
-  const now = Date.now();
+  const now = Date.parse(nowIso());
   const repoProduct = (repoUid: string): ProductReleases | undefined => {
     const product = productOf.get(imageOf.get(repoUid) ?? '');
     return product === undefined ? undefined : products.get(product);
