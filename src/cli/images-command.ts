@@ -1,5 +1,6 @@
 // berth images: the registry's repositories, tags and tag histories.
 import type { Command } from 'commander';
+import { imagesEolCommand } from './images-eol-command.js';
 import { imagesHistoryCommand } from './images-history-command.js';
 import { imagesReposCommand } from './images-repos-command.js';
 import { imagesTagsCommand } from './images-tags-command.js';
@@ -15,4 +16,5 @@ export function imagesCommand(program: Command): void {
   imagesReposCommand(images);
   imagesTagsCommand(images);
   imagesHistoryCommand(images);
+  imagesEolCommand(images);
 }

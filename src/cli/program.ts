@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { adminCommand } from './admin-command.js';
 import { advisoriesCommand } from './advisories-command.js';
 import { authCommand } from './auth-command.js';
+import { eolCommand } from './eol-command.js';
 import { eventsCommand } from './events-command.js';
 import { iamCommand } from './iam-command.js';
 import { imagesCommand } from './images-command.js';
@@ -24,6 +25,7 @@ imagesCommand(program);
 eventsCommand(program);
 registryCommand(program);
 advisoriesCommand(program);
+eolCommand(program);
 adminCommand(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {

@@ -2,9 +2,11 @@
 // @generated from file berth/registry/v1/registry.proto (package berth.registry.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import { file_berth_annotations_v1_annotations } from "../../annotations/v1/annotations_pb.js";
+import type { UIDPFilter } from "../../common/v2/uidp_pb.js";
+import { file_berth_common_v2_uidp } from "../../common/v2/uidp_pb.js";
 import { file_google_api_annotations } from "../../../google/api/annotations_pb.js";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
@@ -14,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file berth/registry/v1/registry.proto.
  */
 export const file_berth_registry_v1_registry: GenFile = /*@__PURE__*/
-  fileDesc("CiBiZXJ0aC9yZWdpc3RyeS92MS9yZWdpc3RyeS5wcm90bxIRYmVydGgucmVnaXN0cnkudjEifwoQVGFnSGlzdG9yeUZpbHRlchIXCglwYXJlbnRfaWQYASABKAlCBJC1GAESKQoFc3RhcnQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEicKA2VuZBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiPgoOVGFnSGlzdG9yeUxpc3QSLAoFaXRlbXMYASADKAsyHS5iZXJ0aC5yZWdpc3RyeS52MS5UYWdIaXN0b3J5IlIKClRhZ0hpc3RvcnkSNAoQdXBkYXRlX3RpbWVzdGFtcBgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDgoGZGlnZXN0GAIgASgJMqgBCg9SZWdpc3RyeVNlcnZpY2USlAEKDkxpc3RUYWdIaXN0b3J5EiMuYmVydGgucmVnaXN0cnkudjEuVGFnSGlzdG9yeUZpbHRlchohLmJlcnRoLnJlZ2lzdHJ5LnYxLlRhZ0hpc3RvcnlMaXN0IjqKtRgGEgQKAs0MgtPkkwIqEigvcmVnaXN0cnkvdjEvdGFncy97cGFyZW50X2lkPSoqfS9oaXN0b3J5YgZwcm90bzM", [file_berth_annotations_v1_annotations, file_google_api_annotations, file_google_protobuf_timestamp]);
+  fileDesc("CiBiZXJ0aC9yZWdpc3RyeS92MS9yZWdpc3RyeS5wcm90bxIRYmVydGgucmVnaXN0cnkudjEifwoQVGFnSGlzdG9yeUZpbHRlchIXCglwYXJlbnRfaWQYASABKAlCBJC1GAESKQoFc3RhcnQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEicKA2VuZBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiPgoOVGFnSGlzdG9yeUxpc3QSLAoFaXRlbXMYASADKAsyHS5iZXJ0aC5yZWdpc3RyeS52MS5UYWdIaXN0b3J5IlIKClRhZ0hpc3RvcnkSNAoQdXBkYXRlX3RpbWVzdGFtcBgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDgoGZGlnZXN0GAIgASgJIp0BCgxFb2xUYWdGaWx0ZXISKQoEdWlkcBgBIAEoCzIbLmJlcnRoLmNvbW1vbi52Mi5VSURQRmlsdGVyEgwKBG5hbWUYAiABKAkSEgoKcGFnZV90b2tlbhgDIAEoCRIRCglwYWdlX3NpemUYBCABKAMSFQoNZXhjbHVkZV9kYXRlcxgFIAEoCBIWCg5leGNsdWRlX2Vwb2NocxgGIAEoCCJPCgpFb2xUYWdMaXN0EigKBWl0ZW1zGAEgAygLMhkuYmVydGgucmVnaXN0cnkudjEuRW9sVGFnEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSKwAgoGRW9sVGFnEgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSGQoRbWFpbl9wYWNrYWdlX25hbWUYByABKAkSPQoMZ3JhY2Vfc3RhdHVzGAkgASgOMicuYmVydGgucmVnaXN0cnkudjEuRW9sR3JhY2VQZXJpb2RTdGF0dXMSPAoYZ3JhY2VfcGVyaW9kX2V4cGlyeV9kYXRlGAwgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI/ChRtYWluX3BhY2thZ2VfdmVyc2lvbhgNIAEoCzIhLmJlcnRoLnJlZ2lzdHJ5LnYxLlBhY2thZ2VWZXJzaW9uEjMKCnRhZ19zdGF0dXMYDiABKA4yHy5iZXJ0aC5yZWdpc3RyeS52MS5Fb2xUYWdTdGF0dXMi7gEKDlBhY2thZ2VWZXJzaW9uEg8KB3ZlcnNpb24YASABKAkSEAoIZW9sX2RhdGUYAiABKAkSFAoMcmVsZWFzZV9kYXRlGAMgASgJEg4KBmV4aXN0cxgEIAEoCBIMCgRmaXBzGAUgASgIEgsKA2x0cxgGIAEoCBISCgpsZWdhY3lfbHRzGAcgASgJEhIKCmVvbF9icm9rZW4YCCABKAgSFgoObGF0ZXN0X3ZlcnNpb24YCSABKAkSOAoOdmVyc2lvbl9zb3VyY2UYCiABKAsyIC5iZXJ0aC5yZWdpc3RyeS52MS5WZXJzaW9uU291cmNlIikKDVZlcnNpb25Tb3VyY2USCwoDcmVmGAEgASgJEgsKA3NoYRgCIAEoCSpCCgxFb2xUYWdTdGF0dXMSDgoKVEFHX0FDVElWRRAAEhAKDFRBR19JTl9HUkFDRRABEhAKDFRBR19JTkFDVElWRRACKnkKFEVvbEdyYWNlUGVyaW9kU3RhdHVzEhYKEkdSQUNFX05PVF9FTElHSUJMRRAAEhIKDkdSQUNFX0VMSUdJQkxFEAESEAoMR1JBQ0VfQUNUSVZFEAISEAoMR1JBQ0VfQlJPS0VOEAMSEQoNR1JBQ0VfRVhQSVJFRBAEMqECCg9SZWdpc3RyeVNlcnZpY2USlAEKDkxpc3RUYWdIaXN0b3J5EiMuYmVydGgucmVnaXN0cnkudjEuVGFnSGlzdG9yeUZpbHRlchohLmJlcnRoLnJlZ2lzdHJ5LnYxLlRhZ0hpc3RvcnlMaXN0IjqKtRgGEgQKAs0MgtPkkwIqEigvcmVnaXN0cnkvdjEvdGFncy97cGFyZW50X2lkPSoqfS9oaXN0b3J5EncKC0xpc3RFb2xUYWdzEh8uYmVydGgucmVnaXN0cnkudjEuRW9sVGFnRmlsdGVyGh0uYmVydGgucmVnaXN0cnkudjEuRW9sVGFnTGlzdCIoirUYCBIGCgLNDBABgtPkkwIWEhQvcmVnaXN0cnkvdjEvZW9sdGFnc2IGcHJvdG8z", [file_berth_annotations_v1_annotations, file_berth_common_v2_uidp, file_google_api_annotations, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message berth.registry.v1.TagHistoryFilter
@@ -87,9 +89,306 @@ export const TagHistorySchema: GenMessage<TagHistory> = /*@__PURE__*/
   messageDesc(file_berth_registry_v1_registry, 2);
 
 /**
+ * @generated from message berth.registry.v1.EolTagFilter
+ */
+export type EolTagFilter = Message<"berth.registry.v1.EolTagFilter"> & {
+  /**
+   * Usually children_of=<repo uid>.
+   *
+   * @generated from field: berth.common.v2.UIDPFilter uidp = 1;
+   */
+  uidp?: UIDPFilter | undefined;
+
+  /**
+   * Exact tag name.
+   *
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * @generated from field: string page_token = 3;
+   */
+  pageToken: string;
+
+  /**
+   * 0 means 50; at most 200 are returned.
+   *
+   * @generated from field: int64 page_size = 4;
+   */
+  pageSize: bigint;
+
+  /**
+   * Leave out date tags (*-20yymmdd).
+   *
+   * @generated from field: bool exclude_dates = 5;
+   */
+  excludeDates: boolean;
+
+  /**
+   * Leave out epoch tags (*-r<N>).
+   *
+   * @generated from field: bool exclude_epochs = 6;
+   */
+  excludeEpochs: boolean;
+};
+
+/**
+ * Describes the message berth.registry.v1.EolTagFilter.
+ * Use `create(EolTagFilterSchema)` to create a new message.
+ */
+export const EolTagFilterSchema: GenMessage<EolTagFilter> = /*@__PURE__*/
+  messageDesc(file_berth_registry_v1_registry, 3);
+
+/**
+ * @generated from message berth.registry.v1.EolTagList
+ */
+export type EolTagList = Message<"berth.registry.v1.EolTagList"> & {
+  /**
+   * @generated from field: repeated berth.registry.v1.EolTag items = 1;
+   */
+  items: EolTag[];
+
+  /**
+   * Empty on the last page.
+   *
+   * @generated from field: string next_page_token = 2;
+   */
+  nextPageToken: string;
+};
+
+/**
+ * Describes the message berth.registry.v1.EolTagList.
+ * Use `create(EolTagListSchema)` to create a new message.
+ */
+export const EolTagListSchema: GenMessage<EolTagList> = /*@__PURE__*/
+  messageDesc(file_berth_registry_v1_registry, 4);
+
+/**
+ * @generated from message berth.registry.v1.EolTag
+ */
+export type EolTag = Message<"berth.registry.v1.EolTag"> & {
+  /**
+   * The tag uid.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * The endoflife.date product the repo maps to; empty when none does.
+   *
+   * @generated from field: string main_package_name = 7;
+   */
+  mainPackageName: string;
+
+  /**
+   * @generated from field: berth.registry.v1.EolGracePeriodStatus grace_status = 9;
+   */
+  graceStatus: EolGracePeriodStatus;
+
+  /**
+   * The end of the grace period (EOL date + 6 months); unset when not eligible.
+   *
+   * @generated from field: google.protobuf.Timestamp grace_period_expiry_date = 12;
+   */
+  gracePeriodExpiryDate?: Timestamp | undefined;
+
+  /**
+   * @generated from field: berth.registry.v1.PackageVersion main_package_version = 13;
+   */
+  mainPackageVersion?: PackageVersion | undefined;
+
+  /**
+   * @generated from field: berth.registry.v1.EolTagStatus tag_status = 14;
+   */
+  tagStatus: EolTagStatus;
+};
+
+/**
+ * Describes the message berth.registry.v1.EolTag.
+ * Use `create(EolTagSchema)` to create a new message.
+ */
+export const EolTagSchema: GenMessage<EolTag> = /*@__PURE__*/
+  messageDesc(file_berth_registry_v1_registry, 5);
+
+/**
+ * The release stream a tag belongs to.
+ *
+ * @generated from message berth.registry.v1.PackageVersion
+ */
+export type PackageVersion = Message<"berth.registry.v1.PackageVersion"> & {
+  /**
+   * The stream (an endoflife.date release name or cycle, e.g. "18", "3.12").
+   *
+   * @generated from field: string version = 1;
+   */
+  version: string;
+
+  /**
+   * YYYY-MM-DD; empty when upstream names no date.
+   *
+   * @generated from field: string eol_date = 2;
+   */
+  eolDate: string;
+
+  /**
+   * YYYY-MM-DD; empty when upstream names no date.
+   *
+   * @generated from field: string release_date = 3;
+   */
+  releaseDate: string;
+
+  /**
+   * False when no stream of the product matches the tag.
+   *
+   * @generated from field: bool exists = 4;
+   */
+  exists: boolean;
+
+  /**
+   * @generated from field: bool fips = 5;
+   */
+  fips: boolean;
+
+  /**
+   * @generated from field: bool lts = 6;
+   */
+  lts: boolean;
+
+  /**
+   * Deprecated: the date LTS began (endoflife.date ltsFrom), YYYY-MM-DD or empty.
+   *
+   * @generated from field: string legacy_lts = 7;
+   */
+  legacyLts: string;
+
+  /**
+   * True when the tag was not rebuilt since the stream's EOL date.
+   *
+   * @generated from field: bool eol_broken = 8;
+   */
+  eolBroken: boolean;
+
+  /**
+   * The newest version of the stream upstream names (endoflife.date latest).
+   *
+   * @generated from field: string latest_version = 9;
+   */
+  latestVersion: string;
+
+  /**
+   * @generated from field: berth.registry.v1.VersionSource version_source = 10;
+   */
+  versionSource?: VersionSource | undefined;
+};
+
+/**
+ * Describes the message berth.registry.v1.PackageVersion.
+ * Use `create(PackageVersionSchema)` to create a new message.
+ */
+export const PackageVersionSchema: GenMessage<PackageVersion> = /*@__PURE__*/
+  messageDesc(file_berth_registry_v1_registry, 6);
+
+/**
+ * Where the lifecycle data came from.
+ *
+ * @generated from message berth.registry.v1.VersionSource
+ */
+export type VersionSource = Message<"berth.registry.v1.VersionSource"> & {
+  /**
+   * The imported file's format and product, e.g. "endoflife.date/v1/nodejs".
+   *
+   * @generated from field: string ref = 1;
+   */
+  ref: string;
+
+  /**
+   * sha256 of that file's bytes.
+   *
+   * @generated from field: string sha = 2;
+   */
+  sha: string;
+};
+
+/**
+ * Describes the message berth.registry.v1.VersionSource.
+ * Use `create(VersionSourceSchema)` to create a new message.
+ */
+export const VersionSourceSchema: GenMessage<VersionSource> = /*@__PURE__*/
+  messageDesc(file_berth_registry_v1_registry, 7);
+
+/**
+ * @generated from enum berth.registry.v1.EolTagStatus
+ */
+export enum EolTagStatus {
+  /**
+   * @generated from enum value: TAG_ACTIVE = 0;
+   */
+  TAG_ACTIVE = 0,
+
+  /**
+   * @generated from enum value: TAG_IN_GRACE = 1;
+   */
+  TAG_IN_GRACE = 1,
+
+  /**
+   * @generated from enum value: TAG_INACTIVE = 2;
+   */
+  TAG_INACTIVE = 2,
+}
+
+/**
+ * Describes the enum berth.registry.v1.EolTagStatus.
+ */
+export const EolTagStatusSchema: GenEnum<EolTagStatus> = /*@__PURE__*/
+  enumDesc(file_berth_registry_v1_registry, 0);
+
+/**
+ * @generated from enum berth.registry.v1.EolGracePeriodStatus
+ */
+export enum EolGracePeriodStatus {
+  /**
+   * @generated from enum value: GRACE_NOT_ELIGIBLE = 0;
+   */
+  GRACE_NOT_ELIGIBLE = 0,
+
+  /**
+   * @generated from enum value: GRACE_ELIGIBLE = 1;
+   */
+  GRACE_ELIGIBLE = 1,
+
+  /**
+   * @generated from enum value: GRACE_ACTIVE = 2;
+   */
+  GRACE_ACTIVE = 2,
+
+  /**
+   * @generated from enum value: GRACE_BROKEN = 3;
+   */
+  GRACE_BROKEN = 3,
+
+  /**
+   * @generated from enum value: GRACE_EXPIRED = 4;
+   */
+  GRACE_EXPIRED = 4,
+}
+
+/**
+ * Describes the enum berth.registry.v1.EolGracePeriodStatus.
+ */
+export const EolGracePeriodStatusSchema: GenEnum<EolGracePeriodStatus> = /*@__PURE__*/
+  enumDesc(file_berth_registry_v1_registry, 1);
+
+/**
  * The v1 registry RPCs Berth serves beside v2: the tag history, which has no
  * v2 form (the registry host serves the same records at
- * /v2/<org>/<image>/<segment>/history/<tag>).
+ * /v2/<org>/<image>/<segment>/history/<tag>), and the tags' end-of-life data.
  *
  * @generated from service berth.registry.v1.RegistryService
  */
@@ -104,6 +403,18 @@ export const RegistryService: GenService<{
     methodKind: "unary";
     input: typeof TagHistoryFilterSchema;
     output: typeof TagHistoryListSchema;
+  },
+  /**
+   * Tags with the lifecycle of the release stream each belongs to, from the
+   * endoflife.date data the operator imported (`berth eol import`); narrowed
+   * to the repos whose tags the caller may list. Referrer tags are left out.
+   *
+   * @generated from rpc berth.registry.v1.RegistryService.ListEolTags
+   */
+  listEolTags: {
+    methodKind: "unary";
+    input: typeof EolTagFilterSchema;
+    output: typeof EolTagListSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_berth_registry_v1_registry, 0);
