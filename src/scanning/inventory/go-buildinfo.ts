@@ -30,17 +30,19 @@ export class GoBuildInfoScanner {
       return;
     }
     if (this.offset >= this.maxScan) return;
-    const data = this.tail.length > 0 ? Buffer.concat([this.tail, chunk]) : chunk;
+    const within = chunk.length > this.maxScan - this.offset ? chunk.subarray(0, this.maxScan - this.offset) : chunk;
+    const data = this.tail.length > 0 ? Buffer.concat([this.tail, within]) : within;
     const base = this.offset - this.tail.length;
     for (let i = data.indexOf(MAGIC); i >= 0; i = data.indexOf(MAGIC, i + 1)) {
       // The blob is aligned and its header names a pointer size and inline strings; a stray copy of the magic (a program that reads build info) is not.
       if ((base + i) % 16 !== 0) continue;
       if (i + 16 <= data.length && !validHeader(data, i)) continue;
       this.parts = [];
-      this.keep(data.subarray(i));
+      // Keep from the whole chunk: the blob may run past the search bound.
+      this.keep((this.tail.length > 0 ? Buffer.concat([this.tail, chunk]) : chunk).subarray(i));
       return;
     }
-    this.offset += chunk.length;
+    this.offset += within.length;
     this.tail = Buffer.from(data.subarray(Math.max(0, data.length - (MAGIC.length + 1))));
   }
 

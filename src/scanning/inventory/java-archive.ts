@@ -125,17 +125,17 @@ function pomPackage(text: string, location: string): InstalledPackage | undefine
 
 /** The main section of a manifest (JAR File Specification): `Name: value`, continuation lines start with one space. */
 function manifestPackage(text: string, location: string): InstalledPackage | string {
-  const main = new Map<string, string>();
-  let last: string | undefined;
+  // Continuation lines (a leading space) continue the line before, even inside a header name: join first, then split.
+  const lines: string[] = [];
   for (const line of text.split(/\r?\n/)) {
     if (line === '') break;
-    if (line[0] === ' ' && last) main.set(last, main.get(last) + line.slice(1));
-    else {
-      const colon = line.indexOf(':');
-      if (colon <= 0) continue;
-      last = line.slice(0, colon);
-      main.set(last, line.slice(colon + 1).trim());
-    }
+    if (line[0] === ' ' && lines.length > 0) lines[lines.length - 1] += line.slice(1);
+    else lines.push(line);
+  }
+  const main = new Map<string, string>();
+  for (const line of lines) {
+    const colon = line.indexOf(':');
+    if (colon > 0) main.set(line.slice(0, colon), line.slice(colon + 1).trim());
   }
   const version = main.get('Implementation-Version');
   const groupId = main.get('Implementation-Vendor-Id');

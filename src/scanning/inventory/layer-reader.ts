@@ -10,7 +10,7 @@ import { APK_DATABASE_PATH } from './apk-database.js';
 import { DPKG_STATUS_PATH } from './dpkg-status.js';
 import { drain, type EntryStream } from './entry-bytes.js';
 import { type EntryContext, readEntry } from './entry-reader.js';
-import type { ImageFiles } from './image-files.js';
+import type { Finding, ImageFiles } from './image-files.js';
 import type { LayerSource } from './inventory-layers.js';
 import type { InventoryLimits } from './inventory-limits.js';
 import { normalizeEntryPath, whiteoutOf } from './layer-paths.js';
@@ -81,11 +81,18 @@ async function readTarEntry(ctx: EntryContext, header: Header, entry: EntryStrea
     // A hard link holds the same file as its target: what was read there stands here too.
     const target = header.linkname ? normalizeEntryPath(header.linkname, limits.maxPathLength, limits.maxPathDepth) : undefined;
     const found = target?.ok ? files.get(target.path) : undefined;
-    if (found) files.put(path, found);
+    if (found && target?.ok) files.put(path, relocated(found, target.path, path));
     return drain(entry);
   }
   if (header.type === 'file' || header.type === 'contiguous-file') return readEntry(ctx, header, path, entry);
   return drain(entry);
+}
+
+/** A finding read at `from`, as found at `to`: packages carry their location (a jar's nested ones after `!`). */
+function relocated(found: Finding, from: string, to: string): Finding {
+  if (found.kind !== 'packages') return found;
+  const move = (loc: string) => (loc === from || loc.startsWith(`${from}!`) ? to + loc.slice(from.length) : loc);
+  return { kind: 'packages', packages: found.packages.map((p) => ({ ...p, locations: p.locations.map(move) })) };
 }
 
 function printable(name: string, max: number): string {
