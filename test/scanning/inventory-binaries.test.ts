@@ -118,7 +118,15 @@ describe('inventory: Go and Rust binaries', { skip: SKIP }, () => {
   });
 
   it('reports, rather than reads, the sections of an ELF file over the bound; a plain binary gives nothing', async () => {
-    const inv = await inventoryLayers([await layer([{ name: 'big', data: rustBin }, { name: 'plain', data: plainBin }])], { maxBinaryBytes: 1024 });
+    const inv = await inventoryLayers(
+      [
+        await layer([
+          { name: 'big', data: rustBin },
+          { name: 'plain', data: plainBin },
+        ]),
+      ],
+      { maxBinaryBytes: 1024 },
+    );
     assert.deepEqual(inv.packages, []);
     assert.deepEqual(
       inv.skipped.map((s) => s.path),
@@ -133,7 +141,12 @@ describe('inventory: Go and Rust binaries', { skip: SKIP }, () => {
     const corrupt = Buffer.from(rustBin);
     const at = corrupt.indexOf(deflateSync(Buffer.from(JSON.stringify(DEP_V0))).subarray(0, 8));
     corrupt.fill(0x41, at, at + 16);
-    const inv = await inventoryLayers([await layer([{ name: 'cut', data: rustBin.subarray(0, 4096) }, { name: 'corrupt', data: corrupt }])]);
+    const inv = await inventoryLayers([
+      await layer([
+        { name: 'cut', data: rustBin.subarray(0, 4096) },
+        { name: 'corrupt', data: corrupt },
+      ]),
+    ]);
     assert.deepEqual(inv.packages, []);
     assert.deepEqual(
       inv.skipped.map((s) => s.path),

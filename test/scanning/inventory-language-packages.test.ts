@@ -29,7 +29,10 @@ describe('inventory: language packages', () => {
     assert.equal(types.namespace, '@types');
     assert.equal(types.name, 'node');
     assert.deepEqual(types.licenses, ['MIT']);
-    assert.deepEqual(inv.packages[2].locations, ['app/node_modules/a/node_modules/minimist/package.json', 'usr/lib/node_modules/npm/node_modules/minimist/package.json']);
+    assert.deepEqual(inv.packages[2].locations, [
+      'app/node_modules/a/node_modules/minimist/package.json',
+      'usr/lib/node_modules/npm/node_modules/minimist/package.json',
+    ]);
     assert.deepEqual(
       inv.skipped.map((s) => [s.path, s.reason]),
       [
@@ -46,8 +49,14 @@ describe('inventory: language packages', () => {
           name: 'usr/lib/python3/site-packages/Flask_Login-0.6.3.dist-info/METADATA',
           data: 'Metadata-Version: 2.1\nName: Flask_Login\nVersion: 0.6.3\nLicense: MIT\n\nName: not-a-header\n',
         },
-        { name: 'usr/lib/python3/site-packages/zope.interface-6.1.egg-info/PKG-INFO', data: 'Metadata-Version: 1.1\r\nName: zope.interface\r\nVersion: 6.1\r\nLicense: ZPL 2.1\r\n' },
-        { name: 'opt/venv/lib/python3.12/site-packages/attrs-23.2.0.dist-info/METADATA', data: 'Name: attrs\nVersion: 23.2.0\nLicense-Expression: MIT\nLicense: UNKNOWN\n' },
+        {
+          name: 'usr/lib/python3/site-packages/zope.interface-6.1.egg-info/PKG-INFO',
+          data: 'Metadata-Version: 1.1\r\nName: zope.interface\r\nVersion: 6.1\r\nLicense: ZPL 2.1\r\n',
+        },
+        {
+          name: 'opt/venv/lib/python3.12/site-packages/attrs-23.2.0.dist-info/METADATA',
+          data: 'Name: attrs\nVersion: 23.2.0\nLicense-Expression: MIT\nLicense: UNKNOWN\n',
+        },
       ]),
     ]);
     assert.deepEqual(purls(inv), ['pkg:pypi/attrs@23.2.0', 'pkg:pypi/flask-login@0.6.3', 'pkg:pypi/zope-interface@6.1']);

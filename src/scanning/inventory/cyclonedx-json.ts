@@ -11,7 +11,8 @@ const VERSIONS: ReadonlySet<string> = new Set(Object.values(Spec.Version));
 
 export function readCycloneDxJson(doc: Record<string, unknown>, maxItems: number): SbomDocument | string {
   if (doc.bomFormat !== 'CycloneDX') return 'not a CycloneDX JSON document (bomFormat)';
-  if (typeof doc.specVersion !== 'string' || !VERSIONS.has(doc.specVersion)) return `CycloneDX spec version ${String(doc.specVersion).slice(0, 16)} is not known`;
+  if (typeof doc.specVersion !== 'string' || !VERSIONS.has(doc.specVersion))
+    return `CycloneDX spec version ${String(doc.specVersion).slice(0, 16)} is not known`;
   const out: SbomDocument = { items: [] };
   const pending: unknown[] = Array.isArray(doc.components) ? [...doc.components] : [];
   let seen = 0;
@@ -37,7 +38,8 @@ function licensesOf(value: unknown): string[] {
   for (const choice of value.slice(0, 16)) {
     if (typeof choice !== 'object' || choice === null) continue;
     const { license, expression } = choice as { license?: { id?: unknown; name?: unknown }; expression?: unknown };
-    const text = typeof expression === 'string' ? expression : typeof license?.id === 'string' ? license.id : typeof license?.name === 'string' ? license.name : undefined;
+    const text =
+      typeof expression === 'string' ? expression : typeof license?.id === 'string' ? license.id : typeof license?.name === 'string' ? license.name : undefined;
     if (text) out.push(text);
   }
   return out;

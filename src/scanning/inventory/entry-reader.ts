@@ -75,12 +75,14 @@ async function readDatabase(ctx: EntryContext, path: string, entry: EntryStream,
     read += chunk.length;
     if (read > max) {
       truncated = true;
+      reader.push(chunk.subarray(0, chunk.length - (read - max)));
+      reader.discard();
       continue;
     }
     reader.push(chunk);
   }
   reader.end();
-  if (truncated) ctx.skip.add(path, `package database larger than ${max} bytes: only the packages in its first ${max} bytes were read`, ctx.layer);
+  if (truncated) ctx.skip.add(path, `package database larger than ${max} bytes: only the packages wholly in its first ${max} bytes were read`, ctx.layer);
   if (reader.overlong > 0) ctx.skip.add(path, `${reader.overlong} lines longer than ${MAX_DB_LINE} bytes were not read`, ctx.layer);
   return records;
 }

@@ -33,7 +33,7 @@ export async function inventoryLayers(layers: LayerSource[], limits?: Partial<In
   const files = new ImageFiles();
   const budget: ImageBudget = { bytes: 0, deadline: Date.now() + l.timeoutMs };
   for (const layer of layers) {
-    if (Date.now() > budget.deadline) skip.add('', `not read: the time limit of ${l.timeoutMs} ms was reached`, layer.digest);
+    if (Date.now() >= budget.deadline) skip.add('', `not read: the time limit of ${l.timeoutMs} ms was reached`, layer.digest);
     else if (budget.bytes >= l.maxImageBytes) skip.add('', `not read: the image's ${l.maxImageBytes} decompressed bytes were reached`, layer.digest);
     else await readLayer(layer, l, files, skip, budget);
   }

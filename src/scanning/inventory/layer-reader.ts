@@ -44,7 +44,7 @@ export async function readLayer(layer: LayerSource, limits: InventoryLimits, fil
   try {
     for await (const entry of extract) {
       if (++count > limits.maxLayerEntries) throw new LayerBound(`layer with more than ${limits.maxLayerEntries} entries; the rest were not read`);
-      if (Date.now() > budget.deadline) throw new LayerBound(`time limit of ${limits.timeoutMs} ms reached; the rest was not read`);
+      if (Date.now() >= budget.deadline) throw new LayerBound(`time limit of ${limits.timeoutMs} ms reached; the rest was not read`);
       await readTarEntry(ctx, entry.header, entry as EntryStream);
     }
   } catch (err) {

@@ -66,7 +66,7 @@ export class LayerMeter extends Transform {
     if (this.compressed && this.bytes > l.ratioFloorBytes && this.bytes > this.compressed.bytes * l.maxCompressionRatio) {
       return `compression ratio above ${l.maxCompressionRatio}:1 (a tar bomb?); the rest was not read`;
     }
-    if (Date.now() > this.budget.deadline) return `time limit of ${l.timeoutMs} ms reached; the rest was not read`;
+    if (Date.now() >= this.budget.deadline) return `time limit of ${l.timeoutMs} ms reached; the rest was not read`;
     return undefined;
   }
 }

@@ -31,7 +31,10 @@ export function readSpdxJson(doc: Record<string, unknown>, maxItems: number): Sb
     const refs = Array.isArray(pkg.externalRefs) ? pkg.externalRefs : [];
     const ref = refs.find(
       (r): r is { referenceLocator: string } =>
-        typeof r === 'object' && r !== null && (r as Record<string, unknown>).referenceType === 'purl' && typeof (r as Record<string, unknown>).referenceLocator === 'string',
+        typeof r === 'object' &&
+        r !== null &&
+        (r as Record<string, unknown>).referenceType === 'purl' &&
+        typeof (r as Record<string, unknown>).referenceLocator === 'string',
     );
     const licenses = [pkg.licenseConcluded, pkg.licenseDeclared].filter((l): l is string => typeof l === 'string' && l !== 'NOASSERTION' && l !== 'NONE');
     out.items.push({ purl: ref?.referenceLocator, version, licenses: licenses.slice(0, 1) });

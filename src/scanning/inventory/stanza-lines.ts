@@ -43,6 +43,14 @@ export class StanzaReader {
     this.flush();
   }
 
+  /** Ends the file mid-way (a bound cut it): the stanza in progress may be cut too, so it is dropped, not read. */
+  discard(): void {
+    this.pieces = [];
+    this.pieceBytes = 0;
+    this.dropping = false;
+    this.current = new Map();
+  }
+
   private append(part: Buffer): void {
     if (this.dropping || part.length === 0) return;
     if (this.pieceBytes + part.length > this.maxLine) {
