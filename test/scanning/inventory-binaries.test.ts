@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { deflateSync } from 'node:zlib';
+import { decodeGoBuildInfo, GoBuildInfoScanner } from '../../src/scanning/inventory/go-buildinfo.js';
 import { inventoryLayers } from '../../src/scanning/inventory/inventory-layers.js';
 import { layer } from '../harness/tar-layer.js';
 
@@ -56,6 +57,37 @@ const DEP_V0 = {
     { name: 'cc', version: '1.0.83', source: 'crates.io', kind: 'build', dependencies: [] },
   ],
 };
+
+describe('inventory: Go build info search', () => {
+  it('finds the aligned blob however the file is cut into chunks, past stray copies of the magic', () => {
+    const blob = goBuildInfo('go1.22.1 X:boringcrypto', MODINFO);
+    const magic = (tail: string) => Buffer.from(`\xff Go buildinf:${tail}`, 'latin1');
+    // An aligned copy with no pointer size, then an unaligned one, then the blob.
+    const file = Buffer.concat([Buffer.alloc(16, 1), magic('\x00\x00'), Buffer.alloc(5, 2), magic('\x00'), Buffer.alloc(12, 2), blob, Buffer.alloc(100, 3)]);
+    assert.equal(file.indexOf(blob) % 16, 0);
+    for (const size of [1, 5, 13, 14, 15, 16, 17, 31, 64, file.length]) {
+      const scanner = new GoBuildInfoScanner(1 << 20);
+      for (let at = 0; at < file.length; at += size) scanner.push(file.subarray(at, at + size));
+      const found = scanner.blob();
+      assert.ok(found, `chunks of ${size}`);
+      const info = decodeGoBuildInfo(found);
+      assert.ok(typeof info !== 'string', String(info));
+      assert.equal(info.goVersion, 'go1.22.1 X:boringcrypto');
+      assert.deepEqual(
+        info.modules.map((m) => `${m.path}@${m.version}`),
+        ['example.com/hello@v1.4.0', 'golang.org/x/text@v0.3.7', 'github.com/new/mod@v1.2.0', 'github.com/local/mod@v0.1.0'],
+      );
+    }
+  });
+
+  it('says why it cannot decode a cut blob or the pre-1.18 form', () => {
+    const blob = goBuildInfo('go1.21.5', MODINFO);
+    assert.match(String(decodeGoBuildInfo(blob.subarray(0, 40))), /run past/);
+    const old = Buffer.from(blob);
+    old[15] = 0;
+    assert.match(String(decodeGoBuildInfo(old)), /before Go 1.18/);
+  });
+});
 
 describe('inventory: Go and Rust binaries', { skip: SKIP }, () => {
   let dir = '';

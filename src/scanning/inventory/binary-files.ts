@@ -4,7 +4,7 @@
 // cargo-auditable `.dep-v0`, rust-audit.ts). Anything else streams past.
 import { elfSection, isElf } from './elf-sections.js';
 import type { EntryStream } from './entry-bytes.js';
-import type { EntryContext } from './entry-reader.js';
+import type { EntryContext } from './entry-context.js';
 import { decodeGoBuildInfo, GoBuildInfoScanner, goPackages } from './go-buildinfo.js';
 import type { InstalledPackage } from './inventory.js';
 import { RUST_AUDIT_SECTION, rustPackages } from './rust-audit.js';

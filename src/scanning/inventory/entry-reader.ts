@@ -7,20 +7,11 @@ import { APK_DATABASE_PATH, APK_FORMAT, apkRecord } from './apk-database.js';
 import { DPKG_FORMAT, DPKG_STATUS_PATH, dpkgRecord, isStatusDFile } from './dpkg-status.js';
 import { readBinaryFile } from './binary-files.js';
 import { type EntryStream, readBounded } from './entry-bytes.js';
-import type { ImageFiles } from './image-files.js';
-import type { InventoryLimits } from './inventory-limits.js';
+import type { EntryContext } from './entry-context.js';
 import { readLanguageFile, languageFileKind } from './language-files.js';
 import type { OsPackageRecord } from './os-package-record.js';
 import { OS_RELEASE_PATHS, parseOsRelease } from './os-release.js';
-import type { SkipLog } from './skip-log.js';
 import { StanzaReader, type Stanza } from './stanza-lines.js';
-
-export interface EntryContext {
-  layer: string;
-  limits: InventoryLimits;
-  files: ImageFiles;
-  skip: SkipLog;
-}
 
 /** Longest field line of a package database worth reading (apk and dpkg lines are short). */
 const MAX_DB_LINE = 64 * 1024;

@@ -13,6 +13,8 @@ import type { InstalledPackage } from './inventory.js';
 
 const MAGIC = Buffer.from('\xff Go buildinf:', 'latin1');
 const HEADER = 32;
+/** Bytes of one chunk kept for the next: a magic plus the two header bytes checked (16) less one. */
+const TAIL = 15;
 /** Bytes kept from the magic on: the version and module strings of a large program are well under this. */
 const MAX_BLOB = 1024 * 1024;
 
@@ -31,19 +33,15 @@ export class GoBuildInfoScanner {
     }
     if (this.offset >= this.maxScan) return;
     const within = chunk.length > this.maxScan - this.offset ? chunk.subarray(0, this.maxScan - this.offset) : chunk;
-    const data = this.tail.length > 0 ? Buffer.concat([this.tail, within]) : within;
-    const base = this.offset - this.tail.length;
-    for (let i = data.indexOf(MAGIC); i >= 0; i = data.indexOf(MAGIC, i + 1)) {
-      // The blob is aligned and its header names a pointer size and inline strings; a stray copy of the magic (a program that reads build info) is not.
-      if ((base + i) % 16 !== 0) continue;
-      if (i + 16 <= data.length && !validHeader(data, i)) continue;
-      this.parts = [];
-      // Keep from the whole chunk: the blob may run past the search bound.
-      this.keep((this.tail.length > 0 ? Buffer.concat([this.tail, chunk]) : chunk).subarray(i));
-      return;
-    }
+    // A magic across the chunk boundary is found in a small window; the chunk itself is searched in place, never copied.
+    const window = this.tail.length > 0 ? Buffer.concat([this.tail, within.subarray(0, TAIL)]) : undefined;
+    const inWindow = window ? find(window, this.offset - this.tail.length) : -1;
+    const inChunk = inWindow >= 0 ? -1 : find(within, this.offset);
+    if (inWindow >= 0) this.start(Buffer.concat([this.tail, chunk]).subarray(inWindow));
+    else if (inChunk >= 0) this.start(chunk.subarray(inChunk));
+    if (this.parts) return;
     this.offset += within.length;
-    this.tail = Buffer.from(data.subarray(Math.max(0, data.length - (MAGIC.length + 1))));
+    this.tail = Buffer.from(Buffer.concat([this.tail, within.subarray(Math.max(0, within.length - TAIL))]).subarray(-TAIL));
   }
 
   /** The bytes from the magic on, if it was found. */
@@ -51,11 +49,27 @@ export class GoBuildInfoScanner {
     return this.parts ? Buffer.concat(this.parts) : undefined;
   }
 
+  // Kept from the whole chunk: the blob may run past the search bound.
+  private start(from: Buffer): void {
+    this.parts = [];
+    this.keep(from);
+  }
+
   private keep(chunk: Buffer): void {
     const part = chunk.subarray(0, MAX_BLOB - this.kept);
     this.parts?.push(Buffer.from(part));
     this.kept += part.length;
   }
+}
+
+/** The first blob start in `data` (at file offset `base`): aligned, and a header naming a pointer size; a stray copy of the magic (a program that reads build info) is neither. */
+function find(data: Buffer, base: number): number {
+  for (let i = data.indexOf(MAGIC); i >= 0; i = data.indexOf(MAGIC, i + 1)) {
+    // A copy too near the end to check is found again, whole, in the next chunk's window.
+    if ((base + i) % 16 !== 0 || i + 16 > data.length || !validHeader(data, i)) continue;
+    return i;
+  }
+  return -1;
 }
 
 function validHeader(data: Buffer, i: number): boolean {

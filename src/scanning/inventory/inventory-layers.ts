@@ -5,26 +5,17 @@
 // resolved after the last layer. Every bound of InventoryLimits turns what it
 // cut into a SkippedEntry; hostile content never throws. See
 // docs/vulnerabilities.md, "What is inventoried".
-import type { Readable } from 'node:stream';
 import { ImageFiles } from './image-files.js';
 import type { Inventory } from './inventory.js';
 import { type InventoryLimits, resolveLimits } from './inventory-limits.js';
 import { inventoryResult } from './inventory-result.js';
 import { readLayer } from './layer-reader.js';
 import type { ImageBudget } from './layer-stream.js';
+import type { LayerSource } from './layer-source.js';
 import { SkipLog } from './skip-log.js';
 
-/** One layer blob of the image. */
-export interface LayerSource {
-  digest: string;
-  mediaType: string;
-  /** The blob's (compressed) size, as the manifest gives it. */
-  size: number;
-  /** The blob's raw bytes: gzip, zstd or plain tar as mediaType says. */
-  open(): Promise<Readable>;
-}
-
 export type { InventoryLimits } from './inventory-limits.js';
+export type { LayerSource } from './layer-source.js';
 export { DEFAULT_INVENTORY_LIMITS } from './inventory-limits.js';
 
 export async function inventoryLayers(layers: LayerSource[], limits?: Partial<InventoryLimits>): Promise<Inventory> {

@@ -7,7 +7,7 @@
 // read with yauzl; every entry is bounded while it inflates.
 import yauzl from 'yauzl';
 import { PackageURL } from 'packageurl-js';
-import type { EntryContext } from './entry-reader.js';
+import type { EntryContext } from './entry-context.js';
 import type { InstalledPackage } from './inventory.js';
 import { baseName } from './layer-paths.js';
 

@@ -2,7 +2,7 @@
 // METADATA/PKG-INFO, Java archives. Each is read within its bound; what
 // cannot be read becomes a SkippedEntry.
 import { type EntryStream, readBounded } from './entry-bytes.js';
-import type { EntryContext } from './entry-reader.js';
+import type { EntryContext } from './entry-context.js';
 import type { InstalledPackage } from './inventory.js';
 import { isJavaArchive, javaPackages } from './java-archive.js';
 import { isNpmPackageJson, npmPackage } from './npm-package.js';
