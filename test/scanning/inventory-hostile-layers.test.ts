@@ -246,6 +246,22 @@ describe('inventory: hostile layers', () => {
     );
   });
 
+  it('ends a layer at a bound while its blob is still streaming: a skipped entry, not a blob error', async () => {
+    async function* manyEntries(): AsyncGenerator<Buffer> {
+      for (let i = 0; i < 20_000; i++) yield Buffer.concat([fileHeader(`f${i}`, 1), Buffer.alloc(512, 0x61)]);
+      yield Buffer.alloc(1024);
+    }
+    const bound = async (chunks: () => AsyncGenerator<Buffer>, limits: Parameters<typeof inventoryLayers>[1]) =>
+      (await inventoryLayers([streamedLayer('sha256:s', MEDIA.tar, chunks)], limits)).skipped.map((s) => s.reason);
+    assert.deepEqual(await bound(() => hugeEntryTar(64 * MiB), { maxLayerBytes: 4 * MiB }), [
+      'layer larger than 4194304 bytes decompressed; the rest was not read',
+    ]);
+    assert.deepEqual(await bound(manyEntries, { maxLayerEntries: 10 }), ['layer with more than 10 entries; the rest were not read']);
+    const late = await bound(() => hugeEntryTar(64 * MiB), { timeoutMs: 1 });
+    assert.equal(late.length, 1);
+    assert.match(late[0], /time limit of 1 ms/);
+  });
+
   it('rejects when the blob itself cannot be read: a storage error is not the image’s content', async () => {
     await assert.rejects(
       inventoryLayers([{ digest: 'sha256:x', mediaType: MEDIA.gzip, size: 1, open: () => Promise.reject(new Error('blob missing')) }]),

@@ -54,12 +54,13 @@ describe('inventory: OS packages', () => {
     assert.deepEqual(byName.get('busybox')?.source, { name: 'busybox', version: '1.36.1-r15' });
   });
 
-  it('names Wolfi packages by the OS id, from usr/lib/os-release through the etc/os-release symlink', async () => {
+  it('names Wolfi packages by the OS id, from usr/lib/os-release through the etc/os-release symlink, the database under a merged /usr', async () => {
     const inv = await inventoryLayers([
       await layer([
         { name: 'usr/lib/os-release', data: 'ID=wolfi\nNAME="Wolfi"\nVERSION_ID=20230201\n' },
         { name: 'etc/os-release', type: 'symlink', linkname: '../usr/lib/os-release' },
-        { name: 'lib/apk/db/installed', data: 'P:glibc\nV:2.39-r1\nA:aarch64\no:glibc\n\n' },
+        { name: 'lib', type: 'symlink', linkname: 'usr/lib' },
+        { name: 'usr/lib/apk/db/installed', data: 'P:glibc\nV:2.39-r1\nA:aarch64\no:glibc\n\n' },
       ]),
     ]);
     assert.equal(inv.os?.id, 'wolfi');

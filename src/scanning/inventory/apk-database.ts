@@ -5,7 +5,8 @@
 import type { OsPackageRecord } from './os-package-record.js';
 import type { Stanza, StanzaFormat } from './stanza-lines.js';
 
-export const APK_DATABASE_PATH = 'lib/apk/db/installed';
+/** Where apk keeps it; under usr/ too, for an image whose /lib is a symlink to usr/lib (merged /usr). */
+export const APK_DATABASE_PATHS: readonly string[] = ['lib/apk/db/installed', 'usr/lib/apk/db/installed'];
 
 export const APK_FORMAT: StanzaFormat = {
   field(line) {

@@ -3,7 +3,7 @@
 // files, by their first bytes (ELF binaries). Every reader is bounded and
 // turns a malformed file into a SkippedEntry.
 import type { Header } from 'tar-stream';
-import { APK_DATABASE_PATH, APK_FORMAT, apkRecord } from './apk-database.js';
+import { APK_DATABASE_PATHS, APK_FORMAT, apkRecord } from './apk-database.js';
 import { DPKG_FORMAT, DPKG_STATUS_PATH, dpkgRecord, isStatusDFile } from './dpkg-status.js';
 import { readBinaryFile } from './binary-files.js';
 import { type EntryStream, readBounded } from './entry-bytes.js';
@@ -18,8 +18,9 @@ const MAX_DB_LINE = 64 * 1024;
 
 export async function readEntry(ctx: EntryContext, header: Header, path: string, entry: EntryStream): Promise<void> {
   const size = header.size ?? 0;
-  if (path === APK_DATABASE_PATH || path === DPKG_STATUS_PATH) {
-    const format = path === APK_DATABASE_PATH ? 'apk' : 'dpkg';
+  const apk = APK_DATABASE_PATHS.includes(path);
+  if (apk || path === DPKG_STATUS_PATH) {
+    const format = apk ? 'apk' : 'dpkg';
     const records = await readDatabase(ctx, path, entry, format, ctx.limits.maxDatabaseBytes);
     ctx.files.put(path, { kind: 'os-db', format, records });
     return;

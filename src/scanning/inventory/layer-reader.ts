@@ -6,7 +6,7 @@
 // itself (open(), the raw stream) is not the image's fault and rejects.
 import { pipeline } from 'node:stream/promises';
 import tar, { type Header } from 'tar-stream';
-import { APK_DATABASE_PATH } from './apk-database.js';
+import { APK_DATABASE_PATHS } from './apk-database.js';
 import { DPKG_STATUS_PATH } from './dpkg-status.js';
 import { drain, type EntryStream } from './entry-bytes.js';
 import type { EntryContext } from './entry-context.js';
@@ -20,7 +20,7 @@ import { OS_RELEASE_PATHS } from './os-release.js';
 import type { SkipLog } from './skip-log.js';
 
 /** Paths whose symlinks are recorded, to be resolved after the last layer (etc/os-release → ../usr/lib/os-release). */
-export const LINKED_PATHS: ReadonlySet<string> = new Set([...OS_RELEASE_PATHS, APK_DATABASE_PATH, DPKG_STATUS_PATH]);
+export const LINKED_PATHS: ReadonlySet<string> = new Set([...OS_RELEASE_PATHS, ...APK_DATABASE_PATHS, DPKG_STATUS_PATH]);
 
 export async function readLayer(layer: LayerSource, limits: InventoryLimits, files: ImageFiles, skip: SkipLog, budget: ImageBudget): Promise<void> {
   const compression = compressionOf(layer.mediaType);
@@ -29,12 +29,19 @@ export async function readLayer(layer: LayerSource, limits: InventoryLimits, fil
     return;
   }
   const raw = await layer.open();
-  let rawError: unknown;
-  raw.once('error', (err) => {
-    rawError = err;
-  });
   const extract = tar.extract();
-  const done = pipeline([...tarStream(raw, compression, limits, budget), extract as unknown as NodeJS.WritableStream]).then(
+  const chain = [...tarStream(raw, compression, limits, budget), extract as unknown as NodeJS.WritableStream];
+  // Whose error came first says whose fault it is: the blob store's (raw) or the content's. Once one
+  // stream fails the pipeline destroys the others with that error, and once the reader stops on its
+  // own (a bound) the blob stream is closed early: neither is the blob store's error.
+  let first: { blob: boolean; err: unknown } | undefined;
+  let stopping = false;
+  for (const stream of chain) {
+    (stream as NodeJS.EventEmitter).on('error', (err: unknown) => {
+      if (!first && !stopping) first = { blob: stream === raw, err };
+    });
+  }
+  const done = pipeline(chain).then(
     () => undefined,
     (err: unknown) => err,
   );
@@ -44,17 +51,22 @@ export async function readLayer(layer: LayerSource, limits: InventoryLimits, fil
   files.startLayer();
   try {
     for await (const entry of extract) {
-      if (++count > limits.maxLayerEntries) throw new LayerBound(`layer with more than ${limits.maxLayerEntries} entries; the rest were not read`);
-      if (Date.now() >= budget.deadline) throw new LayerBound(`time limit of ${limits.timeoutMs} ms reached; the rest was not read`);
-      await readTarEntry(ctx, entry.header, entry as EntryStream);
+      try {
+        if (++count > limits.maxLayerEntries) throw new LayerBound(`layer with more than ${limits.maxLayerEntries} entries; the rest were not read`);
+        if (Date.now() >= budget.deadline) throw new LayerBound(`time limit of ${limits.timeoutMs} ms reached; the rest was not read`);
+        await readTarEntry(ctx, entry.header, entry as EntryStream);
+      } catch (err) {
+        stopping = true;
+        throw err;
+      }
     }
   } catch (err) {
     failure = err;
   }
   const streamError = await done;
   files.endLayer();
-  if (rawError) throw rawError;
-  const cause = [failure, streamError].find((e) => e instanceof LayerBound) ?? failure ?? streamError;
+  if (first?.blob) throw first.err;
+  const cause = [failure, first?.err, streamError].find((e) => e instanceof LayerBound) ?? failure ?? first?.err ?? streamError;
   if (cause === undefined) return;
   skip.add('', cause instanceof LayerBound ? cause.message : `unreadable layer: ${cause instanceof Error ? cause.message : String(cause)}`, layer.digest);
 }
