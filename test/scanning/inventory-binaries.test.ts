@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { deflateSync } from 'node:zlib';
 import { decodeGoBuildInfo, GoBuildInfoScanner } from '../../src/scanning/inventory/go-buildinfo.js';
 import { inventoryLayers } from '../../src/scanning/inventory/inventory-layers.js';
-import { layer } from '../harness/tar-layer.js';
+import { layer, MEDIA, streamedLayer, tarBytes } from '../harness/tar-layer.js';
 
 const TOOLS = ['gcc', 'objcopy'].every((t) => spawnSync(t, ['--version']).status === 0);
 const SKIP = TOOLS ? false : 'gcc and objcopy (binutils) are needed to build the test ELF files';
@@ -132,6 +132,29 @@ describe('inventory: Go and Rust binaries', { skip: SKIP }, () => {
     assert.ok(inv.packages.every((p) => p.foundBy === 'go-binary' && p.locations[0] === 'usr/bin/hello'));
     assert.equal(inv.packages[3].namespace, 'golang.org/x');
     assert.deepEqual(inv.skipped, []);
+  });
+
+  it('reads binaries whose bytes arrive a few at a time (an entry may start at the end of a decompressed chunk)', async () => {
+    const tar = await tarBytes([
+      { name: 'usr/bin/hello', data: goBin },
+      { name: 'usr/bin/tool', data: rustBin },
+    ]);
+    const inv = await inventoryLayers([
+      streamedLayer('sha256:t', MEDIA.tar, function* () {
+        for (let at = 0; at < tar.length; at += 3) yield tar.subarray(at, at + 3);
+      }),
+    ]);
+    assert.deepEqual(
+      inv.packages.map((p) => `${p.purl} ${p.locations[0]}`),
+      [
+        'pkg:cargo/serde@1.0.190 usr/bin/tool',
+        'pkg:golang/example.com/hello@v1.4.0 usr/bin/hello',
+        'pkg:golang/github.com/local/mod@v0.1.0 usr/bin/hello',
+        'pkg:golang/github.com/new/mod@v1.2.0 usr/bin/hello',
+        'pkg:golang/golang.org/x/text@v0.3.7 usr/bin/hello',
+        'pkg:golang/stdlib@1.21.5 usr/bin/hello',
+      ],
+    );
   });
 
   it('finds Go build info in a binary too big to keep, by the streamed search, and not past the search bound', async () => {

@@ -2,7 +2,7 @@
 // build info as it streams by (go-buildinfo.ts), and, when no larger than
 // InventoryLimits.maxBinaryBytes, kept whole for its section table (a
 // cargo-auditable `.dep-v0`, rust-audit.ts). Anything else streams past.
-import { elfSection, isElf } from './elf-sections.js';
+import { ELF_MAGIC, elfSection, isElf } from './elf-sections.js';
 import type { EntryStream } from './entry-bytes.js';
 import type { EntryContext } from './entry-context.js';
 import { decodeGoBuildInfo, GoBuildInfoScanner, goPackages } from './go-buildinfo.js';
@@ -14,14 +14,26 @@ const MIN_ELF = 64;
 
 export async function readBinaryFile(ctx: EntryContext, path: string, size: number, entry: EntryStream): Promise<InstalledPackage[]> {
   const it = entry[Symbol.asyncIterator]();
+  // The entry's first chunk may be a few bytes (where a decompressed chunk ended): gather enough to see the magic.
+  const head: Buffer[] = [];
+  let headBytes = 0;
   let step = await it.next();
-  if (step.done || size < MIN_ELF || !isElf(step.value)) {
+  while (!step.done && headBytes < ELF_MAGIC.length) {
+    head.push(step.value);
+    headBytes += step.value.length;
+    if (headBytes < ELF_MAGIC.length) step = await it.next();
+  }
+  if (size < MIN_ELF || !isElf(Buffer.concat(head))) {
     while (!step.done) step = await it.next();
     return [];
   }
   const keep = size <= ctx.limits.maxBinaryBytes;
   const chunks: Buffer[] = [];
   const go = new GoBuildInfoScanner(ctx.limits.maxBinaryScanBytes);
+  for (const chunk of head.slice(0, -1)) {
+    go.push(chunk);
+    if (keep) chunks.push(chunk);
+  }
   while (!step.done) {
     go.push(step.value);
     if (keep) chunks.push(step.value);
