@@ -107,6 +107,27 @@ describe('inventory: language packages', () => {
     assert.match(inv.skipped[0].reason, /not a readable zip archive/);
   });
 
+  it('bounds what a jar inflates: a zip bomb in pom.properties or a nested jar is skipped, the rest is read', async () => {
+    const pom = new TextEncoder().encode('groupId=g\nartifactId=a\nversion=1\n');
+    const inner = writeZip([{ name: 'META-INF/maven/g/inner/pom.properties', data: new TextEncoder().encode('groupId=g\nartifactId=inner\nversion=2\n') }]);
+    const jar = writeZip([
+      { name: 'META-INF/maven/g/bomb/pom.properties', data: new Uint8Array(2 * 1024 * 1024) },
+      { name: 'META-INF/maven/g/a/pom.properties', data: pom },
+      { name: 'lib/big.jar', data: new Uint8Array(8 * 1024 * 1024) },
+      { name: 'lib/inner.jar', data: inner },
+    ]);
+    assert.ok(jar.length < 64 * 1024, 'the archive is small; what it inflates to is not');
+    const inv = await inventoryLayers([await layer([{ name: 'app.jar', data: jar }])], { maxArchiveBytes: 4 * 1024 * 1024 });
+    assert.deepEqual(purls(inv), ['pkg:maven/g/a@1', 'pkg:maven/g/inner@2']);
+    assert.deepEqual(
+      inv.skipped.map((s) => [s.path, s.reason]),
+      [
+        ['app.jar!META-INF/maven/g/bomb/pom.properties', 'larger than 1048576 bytes'],
+        ['app.jar!lib/big.jar', 'nested archive over the 4194304-byte bound of its outer archive'],
+      ],
+    );
+  });
+
   it('skips a jar over the archive bound, with the bound as its reason', async () => {
     const big = writeZip([{ name: 'META-INF/maven/a/b/pom.properties', data: new Uint8Array(4096) }]);
     const inv = await inventoryLayers([await layer([{ name: 'big.jar', data: big }])], { maxArchiveBytes: 100 });
