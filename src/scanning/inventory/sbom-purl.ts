@@ -2,7 +2,8 @@
 // parsed and written back with packageurl-js (qualifiers in order), so the
 // same package found in the image's files and in an SBOM has one purl. The
 // `upstream` qualifier Syft writes for OS packages (`upstream=glibc@2.36-9`)
-// is the source package distribution advisories are keyed by.
+// becomes the source package distribution advisories are keyed by, and
+// leaves the purl, which the image's own database reader does not write.
 import { PackageURL } from 'packageurl-js';
 import type { InstalledPackage, PackageType } from './inventory.js';
 import { pep503Name } from './python-metadata.js';
@@ -24,19 +25,19 @@ export function sbomPackage(purlText: string, version: string | undefined, licen
   if (!v) return 'package without a version';
   const name = type === 'pypi' ? pep503Name(purl.name) : purl.name;
   const namespace = purl.namespace ?? undefined;
+  const { upstream, ...qualifiers } = (purl.qualifiers ?? {}) as Record<string, string>;
   let canonical: string;
   try {
-    canonical = new PackageURL(type, namespace, name, v, purl.qualifiers ?? undefined, purl.subpath ?? undefined).toString();
+    canonical = new PackageURL(type, namespace, name, v, Object.keys(qualifiers).length > 0 ? qualifiers : undefined, purl.subpath ?? undefined).toString();
   } catch {
     return 'invalid purl';
   }
   const pkg: InstalledPackage = { type, name, version: v, purl: canonical, locations: [location], foundBy: 'sbom' };
   if (namespace) pkg.namespace = namespace;
-  const q = (purl.qualifiers ?? {}) as Record<string, string>;
-  if (q.arch) pkg.architecture = q.arch;
-  if (q.upstream) {
-    const at = q.upstream.indexOf('@');
-    pkg.source = at > 0 ? { name: q.upstream.slice(0, at), version: q.upstream.slice(at + 1) } : { name: q.upstream };
+  if (qualifiers.arch) pkg.architecture = qualifiers.arch;
+  if (upstream) {
+    const at = upstream.indexOf('@');
+    pkg.source = at > 0 ? { name: upstream.slice(0, at), version: upstream.slice(at + 1) } : { name: upstream };
   }
   const kept = licenses.filter((l) => l !== '' && l !== 'NOASSERTION' && l !== 'NONE' && l.length <= MAX_FIELD).slice(0, 16);
   if (kept.length > 0) pkg.licenses = kept;
