@@ -75,7 +75,7 @@ export function packageKey(ecosystem: string, name: string): string {
 }
 
 /** A purl's package name under its key: maven groupId:artifactId, npm @scope/name, go's full module path. */
-export function purlPackageName(p: Pick<Purl, 'type' | 'namespace' | 'name'>): string {
+export function purlPackageName(p: { type: string; namespace?: string; name: string }): string {
   if (!p.namespace) return p.name;
   if (p.type === 'maven') return `${p.namespace}:${p.name}`;
   if (p.type === 'npm' || p.type === 'golang') return `${p.namespace}/${p.name}`;
