@@ -8,7 +8,7 @@
 import { ReviewState } from '../../gen/berth/vulnerabilities/v2/advisories_pb.js';
 import { nowIso } from '../../core/clock.js';
 import { statementChunks } from '../../store/statement-chunks.js';
-import type { Executor, Tx } from '../../store/transact.js';
+import type { Tx } from '../../store/transact.js';
 import type { AdvisoryRangesTable } from '../range-tables.js';
 import { type AdvisoryAffected, type LatestEvent, latestEventOf, type RangeRow, rangeRows } from './affected-ranges.js';
 import { apkEcosystem } from './ecosystem-keys.js';
@@ -45,19 +45,19 @@ function fallbackOf(row: { artifact_type: string; artifact_name: string; package
  * and newest approved event; appends the changed keys to advisory_changes
  * (unless `record` is false) and returns them.
  */
-export async function refreshRanges(db: Executor | Tx, uids: readonly string[], opts: { record?: boolean } = {}): Promise<PackageKey[]> {
+export async function refreshRanges(tx: Tx, uids: readonly string[], opts: { record?: boolean } = {}): Promise<PackageKey[]> {
   const changed = new Map<string, PackageKey>();
   for (const part of statementChunks([...new Set(uids)], KEY_CHUNK)) {
-    const advisories = await db
+    const advisories = await tx
       .selectFrom('advisories')
       .select(['uid', 'artifact_type', 'artifact_name', 'package_namespace'])
       .where('uid', 'in', part)
       .execute();
     const affected = new Map<string, AdvisoryAffected>();
-    for (const r of await db.selectFrom('advisory_affected').select(['advisory_uid', 'data']).where('advisory_uid', 'in', part).execute())
+    for (const r of await tx.selectFrom('advisory_affected').select(['advisory_uid', 'data']).where('advisory_uid', 'in', part).execute())
       affected.set(r.advisory_uid, JSON.parse(r.data) as AdvisoryAffected);
     const newest = new Map<string, { uid: string; create_time: string; type: number; data: string }>();
-    const events = await db
+    const events = await tx
       .selectFrom('advisory_events')
       .select(['advisory_uid', 'uid', 'create_time', 'type', 'data'])
       .where('advisory_uid', 'in', part)
@@ -68,7 +68,7 @@ export async function refreshRanges(db: Executor | Tx, uids: readonly string[], 
       if (!best || e.create_time > best.create_time || (e.create_time === best.create_time && e.uid > best.uid)) newest.set(e.advisory_uid, e);
     }
     const stored = new Map<string, AdvisoryRangesTable[]>();
-    for (const r of await db.selectFrom('advisory_ranges').selectAll().where('advisory_uid', 'in', part).execute()) {
+    for (const r of await tx.selectFrom('advisory_ranges').selectAll().where('advisory_uid', 'in', part).execute()) {
       const list = stored.get(r.advisory_uid);
       if (list) list.push(r);
       else stored.set(r.advisory_uid, [r]);
@@ -93,11 +93,11 @@ export async function refreshRanges(db: Executor | Tx, uids: readonly string[], 
       rewrite.push(uid);
       for (const r of old) changed.set(keyOf(r), { ecosystem: r.ecosystem, package: r.package });
     }
-    for (const p of statementChunks(rewrite, KEY_CHUNK)) await db.deleteFrom('advisory_ranges').where('advisory_uid', 'in', p).execute();
-    for (const p of statementChunks(inserts, ROW_CHUNK)) await db.insertInto('advisory_ranges').values(p).execute();
+    for (const p of statementChunks(rewrite, KEY_CHUNK)) await tx.deleteFrom('advisory_ranges').where('advisory_uid', 'in', p).execute();
+    for (const p of statementChunks(inserts, ROW_CHUNK)) await tx.insertInto('advisory_ranges').values(p).execute();
   }
   const keys = [...changed.values()];
-  if (opts.record !== false) await recordChanges(db, keys);
+  if (opts.record !== false) await recordChanges(tx, keys);
   return keys;
 }
 
@@ -116,10 +116,10 @@ function tableRow(uid: string, position: number, r: RangeRow): AdvisoryRangesTab
 }
 
 /** Appends keys to advisory_changes. */
-export async function recordChanges(db: Executor | Tx, keys: readonly PackageKey[]): Promise<void> {
+export async function recordChanges(tx: Tx, keys: readonly PackageKey[]): Promise<void> {
   const now = nowIso();
   const rows = keys.map((k) => ({ ecosystem: k.ecosystem, package: k.package, change_time: now }));
-  for (const p of statementChunks(rows, ROW_CHUNK)) await db.insertInto('advisory_changes').values(p).execute();
+  for (const p of statementChunks(rows, ROW_CHUNK)) await tx.insertInto('advisory_changes').values(p).execute();
 }
 
 /**

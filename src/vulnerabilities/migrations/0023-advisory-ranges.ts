@@ -6,6 +6,7 @@
 import type { Kysely } from 'kysely';
 import type { DatabaseCapabilities } from '../../store/db-capabilities.js';
 import type { Database } from '../../store/database.js';
+import type { Tx } from '../../store/transact.js';
 import { refreshRanges } from '../affected/range-writer.js';
 
 export async function up(db: Kysely<unknown>, caps: DatabaseCapabilities): Promise<void> {
@@ -47,8 +48,10 @@ export async function up(db: Kysely<unknown>, caps: DatabaseCapabilities): Promi
   for (;;) {
     const page = await typed.selectFrom('advisories').select('uid').where('uid', '>', after).orderBy('uid').limit(2000).execute();
     if (page.length === 0) break;
+    // A migration runs on the migrator's connection under its lock, before any server takes requests:
+    // the one place these rows are written outside transact().
     await refreshRanges(
-      typed,
+      typed as unknown as Tx,
       page.map((r) => r.uid),
       { record: false },
     );
