@@ -40,13 +40,43 @@ function fallbackOf(row: { artifact_type: string; artifact_name: string; package
   return row.artifact_type === 'apk' ? { ecosystem: apkEcosystem(row.package_namespace), package: row.artifact_name } : undefined;
 }
 
+interface EventFields {
+  uid: string;
+  create_time: string;
+  type: number;
+  data: string;
+}
+
+function newer(a: EventFields, best: EventFields | undefined): boolean {
+  return !best || a.create_time > best.create_time || (a.create_time === best.create_time && a.uid > best.uid);
+}
+
+/** An advisory this transaction inserts, with everything its rows derive from (nothing to read back). */
+export interface NewAdvisory {
+  row: { uid: string; artifact_type: string; artifact_name: string; package_namespace: string };
+  affected: AdvisoryAffected | undefined;
+  events: Iterable<EventFields & { review_state: number }>;
+}
+
 /**
  * Rewrites the range rows of `uids` from their stored advisory, record data
- * and newest approved event; appends the changed keys to advisory_changes
- * (unless `record` is false) and returns them.
+ * and newest approved event, and writes those of `fresh` advisories (just
+ * inserted, so without stored rows) from memory; appends the changed keys
+ * to advisory_changes (unless `record` is false) and returns them.
  */
-export async function refreshRanges(tx: Tx, uids: readonly string[], opts: { record?: boolean } = {}): Promise<PackageKey[]> {
+export async function refreshRanges(tx: Tx, uids: readonly string[], opts: { record?: boolean; fresh?: readonly NewAdvisory[] } = {}): Promise<PackageKey[]> {
   const changed = new Map<string, PackageKey>();
+  const freshRows: AdvisoryRangesTable[] = [];
+  for (const a of opts.fresh ?? []) {
+    let best: EventFields | undefined;
+    for (const e of a.events) if (e.review_state === ReviewState.APPROVED && newer(e, best)) best = e;
+    const latest = best ? latestEventOf(best.type, best.data) : undefined;
+    rangeRows(a.affected, fallbackOf(a.row), latest).forEach((r, position) => {
+      freshRows.push(tableRow(a.row.uid, position, r));
+      changed.set(keyOf(r), { ecosystem: r.ecosystem, package: r.package });
+    });
+  }
+  for (const p of statementChunks(freshRows, ROW_CHUNK)) await tx.insertInto('advisory_ranges').values(p).execute();
   for (const part of statementChunks([...new Set(uids)], KEY_CHUNK)) {
     const advisories = await tx
       .selectFrom('advisories')
@@ -56,7 +86,7 @@ export async function refreshRanges(tx: Tx, uids: readonly string[], opts: { rec
     const affected = new Map<string, AdvisoryAffected>();
     for (const r of await tx.selectFrom('advisory_affected').select(['advisory_uid', 'data']).where('advisory_uid', 'in', part).execute())
       affected.set(r.advisory_uid, JSON.parse(r.data) as AdvisoryAffected);
-    const newest = new Map<string, { uid: string; create_time: string; type: number; data: string }>();
+    const newest = new Map<string, EventFields>();
     const events = await tx
       .selectFrom('advisory_events')
       .select(['advisory_uid', 'uid', 'create_time', 'type', 'data'])
@@ -64,8 +94,7 @@ export async function refreshRanges(tx: Tx, uids: readonly string[], opts: { rec
       .where('review_state', '=', ReviewState.APPROVED)
       .execute();
     for (const e of events) {
-      const best = newest.get(e.advisory_uid);
-      if (!best || e.create_time > best.create_time || (e.create_time === best.create_time && e.uid > best.uid)) newest.set(e.advisory_uid, e);
+      if (newer(e, newest.get(e.advisory_uid))) newest.set(e.advisory_uid, e);
     }
     const stored = new Map<string, AdvisoryRangesTable[]>();
     for (const r of await tx.selectFrom('advisory_ranges').selectAll().where('advisory_uid', 'in', part).execute()) {

@@ -238,8 +238,13 @@ export async function writeBatch(
   for (const part of statementChunks(newEvents, EVENT_CHUNK)) await tx.insertInto('advisory_events').values(part).execute();
   await affectedDiff.write();
   // Range rows follow the advisory in the same transaction: every advisory whose columns, events or record data changed.
-  const touched = [...inserts.map((r) => r.uid), ...updates.map((r) => r.uid), ...affectedChanged];
-  const packages = await refreshRanges(tx, touched);
+  const fresh = inserts.map((row) => {
+    const p = produced.get(row.uid)!;
+    return { row, affected: p.affected, events: p.events.values() };
+  });
+  const inserted = new Set(inserts.map((r) => r.uid));
+  const touched = [...updates.map((r) => r.uid), ...affectedChanged].filter((uid) => !inserted.has(uid));
+  const packages = await refreshRanges(tx, touched, { fresh });
   return { files: [...counts.values()], written: uids, eventsAdded: newEvents.length, eventsRemoved: goneEvents.length, packages };
 }
 
