@@ -302,6 +302,8 @@ describe('matchInventory', () => {
   it('matches nothing for versions its scheme cannot read, and does not throw on hostile ones', async () => {
     const hostile = ['', 'not a version', `4.17.${'9'.repeat(300)}`, '4.17.20\u0000'].map((v) => pkg('npm', 'lodash', v));
     assert.deepEqual(await match(undefined, hostile), []);
+    const names = ['', 'x'.repeat(100_000), 'lodash\u0000'].map((n) => pkg('npm', n, '4.17.20'));
+    assert.deepEqual(await match(undefined, names), []);
   });
 
   it('returns the package with its index into inventory.packages', async () => {

@@ -15,6 +15,8 @@ import { severityOf } from './severity.js';
 import type { VulnMatch } from './vuln-match.js';
 
 const NAME_CHUNK = 500;
+/** No package name is longer; a longer one (from a hostile SBOM) is not looked up. */
+const MAX_NAME = 512;
 
 interface Holder {
   index: number;
@@ -44,6 +46,7 @@ export async function matchInventory(db: Executor | Tx, inventory: Inventory): P
   inventory.packages.forEach((pkg, index) => {
     for (const k of lookupKeys(inventory.os, pkg)) {
       if (!isValidVersion(k.scheme, k.version)) continue; // a version Berth cannot order matches nothing
+      if (k.package === '' || k.package.length > MAX_NAME || k.package.includes('\u0000')) continue;
       let names = wanted.get(k.ecosystem);
       if (!names) {
         names = new Map();
