@@ -5,6 +5,7 @@
 import type { Tx } from '../store/transact.js';
 import { ReviewState } from '../gen/berth/vulnerabilities/v2/advisories_pb.js';
 import { eventContentHash } from './advisory-ids.js';
+import { refreshRanges } from './affected/range-writer.js';
 import { KIND_NAMES } from './event-kinds.js';
 import type { NormalizedAdvisory, NormalizedEvent } from './import/normalized-advisory.js';
 import type { AdvisoriesTable, AdvisoryEventsTable } from './advisory-tables.js';
@@ -94,7 +95,11 @@ export async function writeAliases(tx: Tx, advisoryUid: string, aliases: readonl
   }
 }
 
-/** Recomputes advisories.latest_event_type from the newest approved event; returns it. */
+/**
+ * Recomputes advisories.latest_event_type from the newest approved event, and
+ * the advisory's range rows with it (what matching reads follows every API
+ * write of an event or of the advisory); returns the type.
+ */
 export async function refreshLatestEventType(tx: Tx, advisoryUid: string): Promise<number> {
   const newest = await tx
     .selectFrom('advisory_events')
@@ -107,5 +112,6 @@ export async function refreshLatestEventType(tx: Tx, advisoryUid: string): Promi
     .executeTakeFirst();
   const type = newest?.type ?? 0;
   await tx.updateTable('advisories').set({ latest_event_type: type }).where('uid', '=', advisoryUid).execute();
+  await refreshRanges(tx, [advisoryUid]);
   return type;
 }

@@ -17,6 +17,10 @@ const WRITERS: Record<string, string> = {
   repos: 'registry/repos/repo-writer.ts',
   role_bindings: 'iam/role-bindings/write-binding.ts',
   tags: 'registry/tags/tag-writer.ts',
+  // What matching reads of the advisories, and the log of what changed in it.
+  advisory_affected: 'vulnerabilities/affected/range-writer.ts',
+  advisory_ranges: 'vulnerabilities/affected/range-writer.ts',
+  advisory_changes: 'vulnerabilities/affected/range-writer.ts',
 };
 const TABLES = Object.keys(WRITERS).join('|');
 

@@ -21,6 +21,7 @@ import {
 import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { transact, type Tx } from '../../store/transact.js';
 import { advisoryUid, mintAdvisoryId } from '../advisory-ids.js';
+import { forgetRanges } from '../affected/range-writer.js';
 import { API_SOURCE, refreshLatestEventType, searchText, writeAliases } from '../advisory-rows.js';
 import { eventsOf, loadAdvisoryRow, type AdvisoryRow } from '../advisories/advisory-read.js';
 import { advisoryExists, advisoryGroupNotFound, advisoryNotFound, badAdvisoriesRequest, VULNERABILITIES_DOMAIN } from '../errors.js';
@@ -128,6 +129,7 @@ export async function updateAdvisory(deps: ServiceDeps, req: V1Advisory, ctx: Ha
 export async function deleteAdvisory(deps: ServiceDeps, req: DeleteAdvisoryRequest, ctx: HandlerContext): Promise<Record<string, never>> {
   await transact(deps.store, async (tx) => {
     const row = await loadAdvisoryRow(tx, req.id);
+    await forgetRanges(tx, [row.uid]);
     await tx.deleteFrom('advisory_events').where('advisory_uid', '=', row.uid).execute();
     await tx.deleteFrom('advisory_aliases').where('advisory_uid', '=', row.uid).execute();
     const gone = await tx.deleteFrom('advisories').where('uid', '=', row.uid).executeTakeFirst();

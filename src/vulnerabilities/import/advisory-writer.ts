@@ -12,6 +12,8 @@ import { advisoryRow, eventRow } from '../advisory-rows.js';
 import type { AdvisoriesTable, AdvisoryEventsTable } from '../advisory-tables.js';
 import type { NormalizedAdvisory } from './normalized-advisory.js';
 import { statementChunks } from '../../store/statement-chunks.js';
+import type { AdvisoryAffected } from '../affected/affected-ranges.js';
+import { forgetRanges, type PackageKey, refreshRanges, diffAffected } from '../affected/range-writer.js';
 
 /** Rows per statement: under SQLite's 32766 and PostgreSQL's 65535 bound parameters. */
 const ADVISORY_CHUNK = 500;
@@ -46,13 +48,19 @@ export interface BatchResult {
   written: string[];
   eventsAdded: number;
   eventsRemoved: number;
+  /** The (ecosystem, package) keys whose range rows this batch changed (also appended to advisory_changes). */
+  packages: PackageKey[];
 }
 
 interface Produced {
   row: AdvisoriesTable;
   file: string;
   events: Map<string, AdvisoryEventsTable>;
+  affected: AdvisoryAffected | undefined;
 }
+
+/** What a withdrawn advisory matches: nothing, until its record comes back. */
+const WITHDRAWN: AdvisoryAffected = { ecosystem: '', package: '', intervals: [], withdrawn: true };
 
 interface StoredEvent {
   uid: string;
@@ -103,6 +111,7 @@ function produce(ctx: WriteContext, file: string, a: NormalizedAdvisory): Produc
   return {
     file,
     events,
+    affected: a.affected,
     row: advisoryRow(
       { ...a, aliases },
       {
@@ -135,6 +144,7 @@ export async function writeBatch(
       const p = produce(ctx, f.file, a);
       const prior = produced.get(p.row.uid);
       if (prior) for (const [uid, e] of prior.events) if (!p.events.has(uid)) p.events.set(uid, e);
+      if (prior && !p.affected) p.affected = prior.affected;
       produced.set(p.row.uid, p);
     }
   }
@@ -154,6 +164,28 @@ export async function writeBatch(
       else storedEvents.set(e.advisory_uid, [e]);
     }
   }
+
+  // A changed file that no longer yields an advisory it wrote (an OSV record now withdrawn, a package
+  // dropped from a record): the advisory stays until --prune, but matches nothing.
+  const withdrawn: string[] = [];
+  for (const part of statementChunks(
+    files.map((f) => f.file),
+    KEY_CHUNK,
+  )) {
+    const rows = await tx
+      .selectFrom('advisories')
+      .select('uid')
+      .where('source', '=', ctx.source)
+      .where('source_file', 'in', part)
+      .where('parent_uid', '=', ctx.group)
+      .execute();
+    for (const r of rows) if (!produced.has(r.uid) && !ctx.written.has(r.uid)) withdrawn.push(r.uid);
+  }
+  const affectedData = new Map<string, AdvisoryAffected | undefined>();
+  for (const [uid, p] of produced) affectedData.set(uid, p.affected);
+  for (const uid of withdrawn) affectedData.set(uid, WITHDRAWN);
+  const affectedDiff = await diffAffected(tx, affectedData);
+  const affectedChanged = new Set(affectedDiff.changed);
 
   const counts = new Map<string, FileCounts>();
   for (const f of files) counts.set(f.file, { file: f.file, added: 0, changed: 0, unchanged: 0, skipped: false });
@@ -181,7 +213,7 @@ export async function writeBatch(
     const kept = have.filter((e) => !removedSet.has(e.uid));
     const latest = latestType([...kept, ...added]);
     const columnsChanged = COMPARED.some((k) => old[k] !== p.row[k]);
-    if (!columnsChanged && added.length === 0 && removed.length === 0 && latest === old.latest_event_type) {
+    if (!columnsChanged && added.length === 0 && removed.length === 0 && latest === old.latest_event_type && !affectedChanged.has(uid)) {
       c.unchanged++;
       continue;
     }
@@ -204,7 +236,16 @@ export async function writeBatch(
   for (const part of statementChunks(aliasRows, EVENT_CHUNK)) await tx.insertInto('advisory_aliases').values(part).execute();
   for (const part of statementChunks(goneEvents, KEY_CHUNK)) await tx.deleteFrom('advisory_events').where('uid', 'in', part).execute();
   for (const part of statementChunks(newEvents, EVENT_CHUNK)) await tx.insertInto('advisory_events').values(part).execute();
-  return { files: [...counts.values()], written: uids, eventsAdded: newEvents.length, eventsRemoved: goneEvents.length };
+  await affectedDiff.write();
+  // Range rows follow the advisory in the same transaction: every advisory whose columns, events or record data changed.
+  const fresh = inserts.map((row) => {
+    const p = produced.get(row.uid)!;
+    return { row, affected: p.affected, events: p.events.values() };
+  });
+  const inserted = new Set(inserts.map((r) => r.uid));
+  const touched = [...updates.map((r) => r.uid), ...affectedChanged].filter((uid) => !inserted.has(uid));
+  const packages = await refreshRanges(tx, touched, { fresh });
+  return { files: [...counts.values()], written: uids, eventsAdded: newEvents.length, eventsRemoved: goneEvents.length, packages };
 }
 
 /**
@@ -215,6 +256,7 @@ export async function writeBatch(
 export async function pruneAdvisories(tx: Tx, group: string, source: string, written: ReadonlySet<string>, keptFiles: ReadonlySet<string>): Promise<number> {
   const rows = await tx.selectFrom('advisories').select(['uid', 'source_file']).where('parent_uid', '=', group).where('source', '=', source).execute();
   const gone = rows.filter((r) => !written.has(r.uid) && !keptFiles.has(r.source_file)).map((r) => r.uid);
+  await forgetRanges(tx, gone);
   for (const part of statementChunks(gone, KEY_CHUNK)) {
     // Children first: not every database enforces the cascades (SQLite's foreign keys are per connection).
     await tx.deleteFrom('advisory_events').where('advisory_uid', 'in', part).execute();

@@ -140,7 +140,7 @@ export async function importFiles(store: Store, opts: ImportOptions): Promise<Im
       batchRows = 0;
       const result: BatchResult = await inTx(async (tx) => {
         const changed = files.filter((f) => !f.unchanged) as { file: string; advisories: NormalizedAdvisory[] }[];
-        const r = changed.length > 0 ? await writeBatch(tx, ctx, changed) : { files: [], written: [], eventsAdded: 0, eventsRemoved: 0 };
+        const r = changed.length > 0 ? await writeBatch(tx, ctx, changed) : { files: [], written: [], eventsAdded: 0, eventsRemoved: 0, packages: [] };
         const hashes = files.filter((f) => !f.unchanged).map((f) => ({ file_key: prefix + f.file, content_hash: f.contentHash, import_time: now }));
         if (hashes.length > 0) {
           await tx

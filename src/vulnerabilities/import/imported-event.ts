@@ -41,6 +41,11 @@ export function mergeRows(rows: readonly NormalizedAdvisory[]): NormalizedAdviso
       continue;
     }
     seen.aliases = [...new Set([...seen.aliases, ...row.aliases])];
+    if (row.affected) {
+      const intervals = [...(seen.affected?.intervals ?? []), ...row.affected.intervals];
+      const unique = [...new Map(intervals.map((i) => [JSON.stringify(i), i])).values()];
+      seen.affected = { ...row.affected, intervals: unique };
+    }
     const have = new Set(seen.events.map(eventKey));
     for (const e of row.events) if (!have.has(eventKey(e))) seen.events.push(e);
   }

@@ -2,6 +2,7 @@
 // OpenVEX) and the store writer consumes: an advisory per vulnerability ×
 // artifact × architecture × component, with its events. Plain data, so
 // parsers stay pure and tests can compare formats with deepEqual.
+import type { AdvisoryAffected } from '../affected/affected-ranges.js';
 import type { EventKind } from '../event-kinds.js';
 
 /** proto3 JSON of one message: what `payload` holds. */
@@ -48,6 +49,8 @@ export interface NormalizedAdvisory {
   author: string;
   /** Oldest first (stable for equal times). */
   events: NormalizedEvent[];
+  /** The versions the source record says are affected (OSV ranges and versions), kept for matching; absent when the events decide. */
+  affected?: AdvisoryAffected;
 }
 
 /** What one source file gave: its advisories, or the first error with file and line. */

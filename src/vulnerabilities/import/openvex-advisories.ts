@@ -5,6 +5,7 @@
 // share `vulnerable_code_not_present`, which reads back as
 // TYPE_VULNERABLE_CODE_NOT_INCLUDED_IN_PACKAGE (what the words say: the code
 // is not in the package).
+import { packageKey, purlEcosystem, purlPackageName, schemeOfEcosystem } from '../affected/ecosystem-keys.js';
 import { ALIAS_ID, CGA_ID, mintAdvisoryId } from '../advisory-ids.js';
 import { FALSE_POSITIVE_TYPES } from '../event-kinds.js';
 import { importedEvent, mergeRows, type FormatOptions } from './imported-event.js';
@@ -104,6 +105,9 @@ export function parseOpenVex(file: string, value: JsonValue, opts: FormatOptions
       if (components.length === 0) components.push({ componentName: product.name, ...PACKAGE_COMPONENT });
       const advisoryId = cga ?? mintAdvisoryId(['openvex', ids[0], product.name]);
       const arch = product.qualifiers.arch;
+      // A language package (npm, PyPI, …) is matched by its purl's ecosystem; apk products by --namespace, as YAML and secdb.
+      const ecosystem = product.type === 'apk' ? '' : purlEcosystem(product);
+      const affected = schemeOfEcosystem(ecosystem) ? { affected: { ecosystem, package: packageKey(ecosystem, purlPackageName(product)), intervals: [] } } : {};
       for (const architecture of arch ? [arch] : opts.arch)
         for (const component of components)
           rows.push({
@@ -117,6 +121,7 @@ export function parseOpenVex(file: string, value: JsonValue, opts: FormatOptions
             ...component,
             author: 'import:openvex',
             events: [event],
+            ...affected,
           });
     });
   });

@@ -9,9 +9,15 @@ import { JsonFields, parseJsonBytes } from './json-input.js';
 import { readJsonSources } from './json-sources.js';
 import { PACKAGE_COMPONENT, type JsonObject, type JsonValue, type NormalizedAdvisory, type NormalizedEvent, type ParsedFile } from './normalized-advisory.js';
 import { artifactTypeOfPurl, parsePurl } from './purl.js';
+import type { AdvisoryAffected, AffectedInterval, OsvEvent } from '../affected/affected-ranges.js';
+import { osvIntervals } from '../affected/affected-ranges.js';
+import { osvEcosystem, packageKey, purlEcosystem, schemeOfEcosystem } from '../affected/ecosystem-keys.js';
 
 const MAX_AFFECTED = 10_000;
 const MAX_IDS = 10_000;
+/** Events per range and listed versions per affected package: far above real records. */
+const MAX_EVENTS = 10_000;
+const MAX_VERSIONS = 100_000;
 
 // Without a purl the ecosystem says what kind of artifact it is.
 function artifactTypeOfEcosystem(ecosystem: string): string {
@@ -80,12 +86,28 @@ export function parseOsvRecord(file: string, value: JsonValue, opts: FormatOptio
   for (const e of entries) {
     const events: NormalizedEvent[] = [];
     let flagged = false;
+    // What matching needs of the record: the ECOSYSTEM and SEMVER ranges as intervals, else the listed versions.
+    const ecosystem = e.ecosystem ? osvEcosystem(e.ecosystem) : e.purl ? purlEcosystem(e.purl) : '';
+    const scheme = schemeOfEcosystem(ecosystem);
+    const intervals: AffectedInterval[] = [];
     const ranges = f.optionalArray(e.a.ranges, `${e.where}.ranges`);
     ranges.forEach((rv, ri) => {
       const rWhere = `${e.where}.ranges[${ri}]`;
       const range = f.object(rv, rWhere);
       const type = f.string(range.type, `${rWhere}.type`);
       if (type === 'GIT') return; // commits, not package versions
+      const rangeEvents = f.array(range.events, `${rWhere}.events`);
+      if (rangeEvents.length > MAX_EVENTS) f.fail(`${rWhere}.events`, `more than ${MAX_EVENTS} events`);
+      if (scheme && (type === 'ECOSYSTEM' || type === 'SEMVER')) {
+        const osvEvents = rangeEvents.map((ev, ei): OsvEvent => {
+          const event = f.object(ev, `${rWhere}.events[${ei}]`);
+          const out: OsvEvent = {};
+          for (const k of ['introduced', 'fixed', 'last_affected', 'limit'] as const)
+            if (event[k] !== undefined) out[k] = f.string(event[k], `${rWhere}.events[${ei}].${k}`);
+          return out;
+        });
+        intervals.push(...osvIntervals(type === 'SEMVER' && scheme !== 'go' ? 'semver' : scheme, osvEvents));
+      }
       const rangeSpecific = f.optionalObject(range.database_specific, `${rWhere}.database_specific`);
       f.array(range.events, `${rWhere}.events`).forEach((ev, ei) => {
         const event = f.object(ev, `${rWhere}.events[${ei}]`);
@@ -100,6 +122,15 @@ export function parseOsvRecord(file: string, value: JsonValue, opts: FormatOptio
     if (events.length === 0 && (flagged || isFalsePositive(e.databaseSpecific, recordSpecific)))
       events.push(importedEvent('osv', modified, 'false-positive-determination', {}));
     if (events.length === 0) events.push(importedEvent('osv', published ?? modified, 'detection', { manual: {} }));
+    if (scheme && intervals.length === 0) {
+      const versions = f.optionalArray(e.a.versions, `${e.where}.versions`);
+      if (versions.length > MAX_VERSIONS) f.fail(`${e.where}.versions`, `more than ${MAX_VERSIONS} versions`);
+      versions.forEach((v, vi) => {
+        const version = f.string(v, `${e.where}.versions[${vi}]`);
+        intervals.push({ introduced: version, fixed: '', lastAffected: version });
+      });
+    }
+    const affected: AdvisoryAffected | undefined = scheme ? { ecosystem, package: packageKey(ecosystem, e.name), intervals } : undefined;
     const advisoryId = cga ?? mintAdvisoryId(['osv', id, e.name]);
     const arch = e.purl?.qualifiers.arch;
     const namespace = opts.namespace || (e.purl?.type === 'apk' ? e.purl.namespace : '');
@@ -116,6 +147,7 @@ export function parseOsvRecord(file: string, value: JsonValue, opts: FormatOptio
         ...PACKAGE_COMPONENT,
         author: 'import:osv',
         events,
+        ...(affected ? { affected } : {}),
       });
     }
   }

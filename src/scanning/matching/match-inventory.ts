@@ -1,0 +1,135 @@
+// Matches an inventory against the stored advisories: looks up the range
+// rows of exactly the inventory's (ecosystem, package) keys (a few batched
+// IN lists over the advisory_ranges_package index), compares versions by the
+// ecosystem's rules (src/versions), drops what a not-affected row (a false
+// positive) of the same vulnerability says, merges what several feeds say of
+// one vulnerability into one match per package, and adds severity, CVSS and
+// description from the vulnerability metadata.
+import { compareVersions, isValidVersion, isVersionScheme, type VersionScheme } from '../../versions/compare-versions.js';
+import { statementChunks } from '../../store/statement-chunks.js';
+import type { Executor, Tx } from '../../store/transact.js';
+import type { Inventory } from '../inventory/inventory.js';
+import { type Candidate, mergeCandidates } from './merge-candidates.js';
+import { lookupKeys } from './package-keys.js';
+import { severityOf } from './severity.js';
+import type { VulnMatch } from './vuln-match.js';
+
+const NAME_CHUNK = 500;
+/** No package name is longer; a longer one (from a hostile SBOM) is not looked up. */
+const MAX_NAME = 512;
+
+interface Holder {
+  index: number;
+  version: string;
+}
+
+interface Bounds {
+  introduced: string;
+  fixed: string;
+  last_affected: string;
+}
+
+function contains(scheme: VersionScheme, v: string, r: Bounds): boolean {
+  if (r.introduced !== '' && compareVersions(scheme, v, r.introduced) < 0) return false;
+  if (r.fixed !== '' && compareVersions(scheme, v, r.fixed) >= 0) return false;
+  if (r.last_affected !== '' && compareVersions(scheme, v, r.last_affected) > 0) return false;
+  return true;
+}
+
+function boundsValid(scheme: VersionScheme, r: Bounds): boolean {
+  return [r.introduced, r.fixed, r.last_affected].every((b) => b === '' || isValidVersion(scheme, b));
+}
+
+export async function matchInventory(db: Executor | Tx, inventory: Inventory): Promise<VulnMatch[]> {
+  // ecosystem → package → the inventory packages holding it.
+  const wanted = new Map<string, Map<string, Holder[]>>();
+  inventory.packages.forEach((pkg, index) => {
+    for (const k of lookupKeys(inventory.os, pkg)) {
+      if (!isValidVersion(k.scheme, k.version)) continue; // a version Berth cannot order matches nothing
+      if (k.package === '' || k.package.length > MAX_NAME || k.package.includes('\u0000')) continue;
+      let names = wanted.get(k.ecosystem);
+      if (!names) {
+        names = new Map();
+        wanted.set(k.ecosystem, names);
+      }
+      const holders = names.get(k.package) ?? [];
+      if (!holders.some((h) => h.index === index)) holders.push({ index, version: k.version });
+      names.set(k.package, holders);
+    }
+  });
+
+  const candidates: Candidate[] = [];
+  const suppressed = new Set<string>();
+  for (const [ecosystem, names] of wanted) {
+    for (const part of statementChunks([...names.keys()], NAME_CHUNK)) {
+      const rows = await db
+        .selectFrom('advisory_ranges as r')
+        .innerJoin('advisories as a', 'a.uid', 'r.advisory_uid')
+        .select(['r.advisory_uid', 'r.package', 'r.scheme', 'r.status', 'r.introduced', 'r.fixed', 'r.last_affected', 'a.advisory_id', 'a.aliases', 'a.source'])
+        .where('r.ecosystem', '=', ecosystem)
+        .where('r.package', 'in', part)
+        .execute();
+      for (const r of rows) {
+        if (!isVersionScheme(r.scheme)) continue;
+        const scheme = r.scheme;
+        const ids = [r.advisory_id, ...(JSON.parse(r.aliases) as string[])];
+        for (const h of names.get(r.package) ?? []) {
+          if (r.status === 'not-affected') {
+            for (const id of ids) suppressed.add(`${h.index}\u0000${id}`);
+            continue;
+          }
+          if (!boundsValid(scheme, r) || !contains(scheme, h.version, r)) continue;
+          candidates.push({
+            packageIndex: h.index,
+            advisoryUid: r.advisory_uid,
+            advisoryId: r.advisory_id,
+            ids,
+            source: r.source,
+            ecosystem,
+            state: r.status === 'wont-fix' ? 'wont-fix' : r.fixed !== '' ? 'fixed' : r.last_affected !== '' ? 'unknown' : 'not-fixed',
+            fixed: r.fixed,
+          });
+        }
+      }
+    }
+  }
+  const kept = candidates.filter((c) => !c.ids.some((id) => suppressed.has(`${c.packageIndex}\u0000${id}`)));
+  const groups = mergeCandidates(kept);
+
+  const allIds = [...new Set(groups.flatMap((g) => [g.vulnerabilityId, ...g.aliases]))];
+  const metadata = new Map<string, { summary: string; details: string; refs: string; severities: string }>();
+  for (const part of statementChunks(allIds, NAME_CHUNK))
+    for (const m of await db.selectFrom('vulnerability_metadata').select(['id', 'summary', 'details', 'refs', 'severities']).where('id', 'in', part).execute())
+      metadata.set(m.id, m);
+
+  return groups.map((g): VulnMatch => {
+    const found = [g.vulnerabilityId, ...g.aliases].map((id) => metadata.get(id)).filter((m) => m !== undefined);
+    const scored = found.map((m) => severityOf(m.severities)).find((s) => s.cvss.length > 0) ?? { severity: 'UNKNOWN' as const, cvss: [] };
+    const text = found.find((m) => m.summary !== '' || m.details !== '');
+    const refs = found.find((m) => m.refs !== '[]');
+    return {
+      packageIndex: g.winner.packageIndex,
+      package: inventory.packages[g.winner.packageIndex],
+      advisoryUid: g.winner.advisoryUid,
+      advisoryId: g.winner.advisoryId,
+      vulnerabilityId: g.vulnerabilityId,
+      aliases: g.aliases,
+      source: g.winner.source,
+      ecosystem: g.winner.ecosystem,
+      fix: { state: g.winner.state, versions: g.winner.fixed ? [g.winner.fixed] : [] },
+      severity: scored.severity,
+      cvss: scored.cvss,
+      description: text ? text.summary || text.details : '',
+      urls: refs ? urlsOf(refs.refs) : [],
+    };
+  });
+}
+
+function urlsOf(refsJson: string): string[] {
+  try {
+    const refs = JSON.parse(refsJson) as { url?: unknown }[];
+    return refs.map((r) => r.url).filter((u): u is string => typeof u === 'string');
+  } catch {
+    return [];
+  }
+}
