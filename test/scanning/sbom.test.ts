@@ -15,6 +15,7 @@ import { writeImage, writeMultiArchImage } from '../harness/oci-layout.js';
 import { cliToken, registryHost } from '../harness/registry-client.js';
 import { RepoClient } from '../harness/registry-gc.js';
 import { alpineLayers, rawSbomPath, sbomPath, spdxWith, waitForSbom } from '../harness/scan-images.js';
+import { berthCli, cliEnv } from '../harness/cli-run.js';
 import { creds, skopeo, skopeoMissing } from '../harness/skopeo.js';
 
 const tmp = (p: string) => mkdtempSync(join(tmpdir(), `berth-${p}-`));
@@ -167,6 +168,28 @@ describe('image inventories and the v1 SBOM endpoints', { skip: skopeoMissing },
     });
     const after = await waitForSbom(berth.url, owner, alpine.repo, alpine.digest, (r) => purls(r).includes('pkg:npm/left-pad@1.3.0'));
     for (const p of purls(before)) assert.ok(purls(after).includes(p), `still lists ${p}`);
+  });
+
+  it('prints the SBOM with berth images sbom, by tag and by digest, as a table, JSON and SPDX', async () => {
+    const env = cliEnv(tmp('cli'));
+    const run = async (...args: string[]) => {
+      const r = await berthCli(['images', 'sbom', ...args, '--credentials', berth.credentialsFile, '--api', berth.url], { env });
+      assert.equal(r.code, 0, r.stderr);
+      return r.stdout;
+    };
+    const table = await run(`${berth.orgName}/scan/alpine:3.19`);
+    assert.match(table, /^NAME\s+VERSION\s+LICENSE\s+PURL\n/);
+    assert.match(table, /\nbusybox\s+1\.36\.1-r15\s+GPL-2\.0-only\s+pkg:apk\/alpine\/busybox@1\.36\.1-r15/);
+    const json = JSON.parse(await run(`${berth.orgName}/scan/alpine@${alpine.digest}`, '-o', 'json'));
+    assert.ok(json.packages.some((p: Pkg) => p.name === 'musl'));
+    const spdx = JSON.parse(await run(`${berth.orgName}/scan/alpine:3.19`, '-o', 'spdx'));
+    assert.equal(spdx.spdxVersion, 'SPDX-2.3');
+    assert.ok(spdx.packages.some((p: { name: string }) => p.name === 'ssl_client'));
+    const missing = await berthCli(['images', 'sbom', `${berth.orgName}/scan/alpine:nope`, '--credentials', berth.credentialsFile, '--api', berth.url], {
+      env,
+    });
+    assert.notEqual(missing.code, 0);
+    assert.match(missing.stderr, /no tag named "nope"/);
   });
 
   it('answers NOT_FOUND for a digest the repo does not hold and INVALID_ARGUMENT for a malformed one', async () => {
