@@ -66,6 +66,7 @@ describe('image inventories and the v1 SBOM endpoints', { skip: skopeoMissing },
   const purls = (r: { json: { packages?: Pkg[] } }) => packagesOf(r).map((p) => p.purl);
 
   let alpine: { repo: string; digest: string };
+  let referrer: string;
 
   it('inventories an Alpine-like image and serves its apk packages with purls, then the same as SPDX 2.3', async () => {
     const layout = tmp('alpine');
@@ -158,7 +159,7 @@ describe('image inventories and the v1 SBOM endpoints', { skip: skopeoMissing },
     const subjectSize = (
       await client.send('HEAD', `/v2/${client.name}/manifests/${alpine.digest}`, undefined, { accept: 'application/vnd.oci.image.manifest.v1+json' })
     ).headers.get('content-length');
-    await client.putManifest(undefined, {
+    referrer = await client.putManifest(undefined, {
       schemaVersion: 2,
       mediaType: 'application/vnd.oci.image.manifest.v1+json',
       artifactType: 'application/spdx+json',
@@ -192,11 +193,17 @@ describe('image inventories and the v1 SBOM endpoints', { skip: skopeoMissing },
     assert.match(missing.stderr, /no tag named "nope"/);
   });
 
-  it('answers NOT_FOUND for a digest the repo does not hold and INVALID_ARGUMENT for a malformed one', async () => {
+  it('answers NOT_FOUND for a digest the repo does not hold, INVALID_ARGUMENT for a malformed one, FAILED_PRECONDITION for a referrer', async () => {
     const missing = await rest(berth.url, 'GET', sbomPath(alpine.repo, `sha256:${'0'.repeat(64)}`), { token: owner });
     assert.equal(missing.status, 404, missing.text);
     const bad = await rest(berth.url, 'GET', sbomPath(alpine.repo, 'sha256:nothex'), { token: owner });
     assert.equal(bad.status, 400, bad.text);
+    assert.equal(bad.json.code, 3, bad.text); // INVALID_ARGUMENT
+    // A referrer is not an image Berth inventories: a lasting answer, not "retry".
+    const notImage = await rest(berth.url, 'GET', sbomPath(alpine.repo, referrer), { token: owner });
+    assert.equal(notImage.status, 400, notImage.text);
+    assert.equal(notImage.json.code, 9, notImage.text); // FAILED_PRECONDITION
+    assert.match(notImage.json.message, /not a container image/);
   });
 
   it('shows no inventory without a token, to a caller bound only in a subgroup, or to another organization', async () => {

@@ -8,7 +8,17 @@ import type { Executor } from '../../store/transact.js';
 import type { Inventory, InstalledPackage } from '../inventory/inventory.js';
 import { loadInventories } from '../inventories/stored-inventory.js';
 import { JOB_FAILED } from '../jobs/job-states.js';
-import { sbomNotReady, sbomScanFailed } from './sbom-errors.js';
+import { isContainerImage } from '../jobs/inventory-job.js';
+import { sbomNotAnImage, sbomNotReady, sbomScanFailed } from './sbom-errors.js';
+
+/** A stored manifest row as the job kinds judge a new one. */
+function asCreated(m: { artifact_type: string | null; subject_digest: string | null }) {
+  return {
+    kind: 'image' as const,
+    ...(m.artifact_type === null ? {} : { artifactType: m.artifact_type }),
+    ...(m.subject_digest === null ? {} : { subjectDigest: m.subject_digest }),
+  };
+}
 
 /** Platforms of one index looked at: more is not an image index anyone pushes. */
 const MAX_PLATFORMS = 128;
@@ -32,8 +42,14 @@ export interface ImageInventory extends Inventory {
 
 /** The inventory of `digest` in the repo; NOT_FOUND when the repo does not hold it. */
 export async function imageInventory(db: Executor, repoUid: string, digest: string): Promise<ImageInventory> {
-  const m = await db.selectFrom('manifests').select('media_type').where('repo_uid', '=', repoUid).where('digest', '=', digest).executeTakeFirst();
+  const m = await db
+    .selectFrom('manifests')
+    .select(['media_type', 'artifact_type', 'subject_digest'])
+    .where('repo_uid', '=', repoUid)
+    .where('digest', '=', digest)
+    .executeTakeFirst();
   if (!m || !isManifestMediaType(m.media_type)) throw imageNotFound(repoUid, digest);
+  if (!isIndexMediaType(m.media_type) && !isContainerImage(asCreated(m))) throw sbomNotAnImage(digest, m.artifact_type ?? 'none');
   let images = [digest];
   if (isIndexMediaType(m.media_type)) {
     const children = await db
@@ -48,7 +64,7 @@ export async function imageInventory(db: Executor, repoUid: string, digest: stri
     // Only the children that are images: nested indexes and attestation manifests have no inventory.
     const kinds = await db
       .selectFrom('manifests')
-      .select(['digest', 'media_type', 'subject_digest'])
+      .select(['digest', 'media_type', 'artifact_type', 'subject_digest'])
       .where('repo_uid', '=', repoUid)
       .where('digest', 'in', children.map((c) => c.child_digest).concat(['']))
       .execute();

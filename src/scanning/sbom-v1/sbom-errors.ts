@@ -33,3 +33,15 @@ export const sbomScanFailed = defineError(
   },
   (digest: string, error: string) => failedPrecondition(d, 'SCAN_FAILED', `the inventory of ${digest} failed: ${error}`, digest),
 );
+export const sbomNotAnImage = defineError(
+  {
+    domain: d,
+    name: 'sbomNotAnImage',
+    code: Code.FailedPrecondition,
+    detail: 'PreconditionFailure',
+    type: 'NOT_AN_IMAGE',
+    when: 'the digest is an artifact Berth does not inventory (a referrer such as a signature or an SBOM, a Helm chart)',
+  },
+  (digest: string, artifactType: string) =>
+    failedPrecondition(d, 'NOT_AN_IMAGE', `${digest} is not a container image (artifact type ${artifactType}); Berth inventories images only`, digest),
+);
