@@ -37,6 +37,8 @@ export async function attachedSboms(db: Executor, blobs: BlobStore, subjects: re
     .where('subject_digest', 'in', [...subjects])
     .where('artifact_type', 'in', [...SBOM_ARTIFACT_TYPES])
     .orderBy('digest')
+    // The same referrer may sit in several repos; a few rows per SBOM read is plenty.
+    .limit(MAX_SBOMS * 4)
     .execute();
   const sboms: AttachedSbom[] = [];
   const skipped: SkippedEntry[] = [];
