@@ -42,6 +42,7 @@ import { rolePreflights } from '../iam/roles/builtin-preflight.js';
 import type { GuardOptions } from './rpc-guard.js';
 import { tagsService } from '../registry/tags/service.js';
 import { registryV1Service } from '../registry/tag-history-v1/service.js';
+import { sbomV1Methods } from '../scanning/sbom-v1/service.js';
 import type { ServiceDeps } from '../runtime/service-deps.js';
 import { SecurityAdvisoryService } from '../gen/berth/advisory/v2/advisory_pb.js';
 import { securityAdvisoryService } from '../vulnerabilities/feed/service.js';
@@ -69,7 +70,7 @@ export const SERVICES: readonly ServiceEntry[] = [
   entry(ReposService, reposService),
   entry(TagsService, tagsService),
   entry(ImagesService, imagesService),
-  entry(RegistryService, registryV1Service),
+  entry(RegistryService, (deps) => ({ ...registryV1Service(deps), ...sbomV1Methods(deps) })),
   entry(RolesService, rolesService, () => ({ preflights: rolePreflights })),
   entry(RoleBindingsService, roleBindingsService),
   entry(GroupsService, groupsService),

@@ -7,6 +7,8 @@ import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf
 import { file_berth_annotations_v1_annotations } from "../../annotations/v1/annotations_pb.js";
 import type { UIDPFilter } from "../../common/v2/uidp_pb.js";
 import { file_berth_common_v2_uidp } from "../../common/v2/uidp_pb.js";
+import type { Sbom2Schema } from "../../tenant/v1/sbom_pb.js";
+import { file_berth_tenant_v1_sbom } from "../../tenant/v1/sbom_pb.js";
 import { file_google_api_annotations } from "../../../google/api/annotations_pb.js";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
@@ -16,7 +18,85 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file berth/registry/v1/registry.proto.
  */
 export const file_berth_registry_v1_registry: GenFile = /*@__PURE__*/
-  fileDesc("CiBiZXJ0aC9yZWdpc3RyeS92MS9yZWdpc3RyeS5wcm90bxIRYmVydGgucmVnaXN0cnkudjEifwoQVGFnSGlzdG9yeUZpbHRlchIXCglwYXJlbnRfaWQYASABKAlCBJC1GAESKQoFc3RhcnQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEicKA2VuZBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiPgoOVGFnSGlzdG9yeUxpc3QSLAoFaXRlbXMYASADKAsyHS5iZXJ0aC5yZWdpc3RyeS52MS5UYWdIaXN0b3J5IlIKClRhZ0hpc3RvcnkSNAoQdXBkYXRlX3RpbWVzdGFtcBgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDgoGZGlnZXN0GAIgASgJIp0BCgxFb2xUYWdGaWx0ZXISKQoEdWlkcBgBIAEoCzIbLmJlcnRoLmNvbW1vbi52Mi5VSURQRmlsdGVyEgwKBG5hbWUYAiABKAkSEgoKcGFnZV90b2tlbhgDIAEoCRIRCglwYWdlX3NpemUYBCABKAMSFQoNZXhjbHVkZV9kYXRlcxgFIAEoCBIWCg5leGNsdWRlX2Vwb2NocxgGIAEoCCJPCgpFb2xUYWdMaXN0EigKBWl0ZW1zGAEgAygLMhkuYmVydGgucmVnaXN0cnkudjEuRW9sVGFnEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSKwAgoGRW9sVGFnEgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSGQoRbWFpbl9wYWNrYWdlX25hbWUYByABKAkSPQoMZ3JhY2Vfc3RhdHVzGAkgASgOMicuYmVydGgucmVnaXN0cnkudjEuRW9sR3JhY2VQZXJpb2RTdGF0dXMSPAoYZ3JhY2VfcGVyaW9kX2V4cGlyeV9kYXRlGAwgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI/ChRtYWluX3BhY2thZ2VfdmVyc2lvbhgNIAEoCzIhLmJlcnRoLnJlZ2lzdHJ5LnYxLlBhY2thZ2VWZXJzaW9uEjMKCnRhZ19zdGF0dXMYDiABKA4yHy5iZXJ0aC5yZWdpc3RyeS52MS5Fb2xUYWdTdGF0dXMi7gEKDlBhY2thZ2VWZXJzaW9uEg8KB3ZlcnNpb24YASABKAkSEAoIZW9sX2RhdGUYAiABKAkSFAoMcmVsZWFzZV9kYXRlGAMgASgJEg4KBmV4aXN0cxgEIAEoCBIMCgRmaXBzGAUgASgIEgsKA2x0cxgGIAEoCBISCgpsZWdhY3lfbHRzGAcgASgJEhIKCmVvbF9icm9rZW4YCCABKAgSFgoObGF0ZXN0X3ZlcnNpb24YCSABKAkSOAoOdmVyc2lvbl9zb3VyY2UYCiABKAsyIC5iZXJ0aC5yZWdpc3RyeS52MS5WZXJzaW9uU291cmNlIikKDVZlcnNpb25Tb3VyY2USCwoDcmVmGAEgASgJEgsKA3NoYRgCIAEoCSpCCgxFb2xUYWdTdGF0dXMSDgoKVEFHX0FDVElWRRAAEhAKDFRBR19JTl9HUkFDRRABEhAKDFRBR19JTkFDVElWRRACKnkKFEVvbEdyYWNlUGVyaW9kU3RhdHVzEhYKEkdSQUNFX05PVF9FTElHSUJMRRAAEhIKDkdSQUNFX0VMSUdJQkxFEAESEAoMR1JBQ0VfQUNUSVZFEAISEAoMR1JBQ0VfQlJPS0VOEAMSEQoNR1JBQ0VfRVhQSVJFRBAEMqECCg9SZWdpc3RyeVNlcnZpY2USlAEKDkxpc3RUYWdIaXN0b3J5EiMuYmVydGgucmVnaXN0cnkudjEuVGFnSGlzdG9yeUZpbHRlchohLmJlcnRoLnJlZ2lzdHJ5LnYxLlRhZ0hpc3RvcnlMaXN0IjqKtRgGEgQKAs0MgtPkkwIqEigvcmVnaXN0cnkvdjEvdGFncy97cGFyZW50X2lkPSoqfS9oaXN0b3J5EncKC0xpc3RFb2xUYWdzEh8uYmVydGgucmVnaXN0cnkudjEuRW9sVGFnRmlsdGVyGh0uYmVydGgucmVnaXN0cnkudjEuRW9sVGFnTGlzdCIoirUYCBIGCgLNDBABgtPkkwIWEhQvcmVnaXN0cnkvdjEvZW9sdGFnc2IGcHJvdG8z", [file_berth_annotations_v1_annotations, file_berth_common_v2_uidp, file_google_api_annotations, file_google_protobuf_timestamp]);
+  fileDesc("CiBiZXJ0aC9yZWdpc3RyeS92MS9yZWdpc3RyeS5wcm90bxIRYmVydGgucmVnaXN0cnkudjEiNAoLU2JvbVJlcXVlc3QSFQoHcmVwb19pZBgBIAEoCUIEkLUYARIOCgZkaWdlc3QYAiABKAkiNwoOUmF3U2JvbVJlcXVlc3QSFQoHcmVwb19pZBgBIAEoCUIEkLUYARIOCgZkaWdlc3QYAiABKAkiLwoHUmF3U2JvbRIQCghyYXdfc2JvbRgBIAEoCRISCgptZWRpYV90eXBlGAIgASgJIn8KEFRhZ0hpc3RvcnlGaWx0ZXISFwoJcGFyZW50X2lkGAEgASgJQgSQtRgBEikKBXN0YXJ0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBInCgNlbmQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIj4KDlRhZ0hpc3RvcnlMaXN0EiwKBWl0ZW1zGAEgAygLMh0uYmVydGgucmVnaXN0cnkudjEuVGFnSGlzdG9yeSJSCgpUYWdIaXN0b3J5EjQKEHVwZGF0ZV90aW1lc3RhbXAYASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg4KBmRpZ2VzdBgCIAEoCSKdAQoMRW9sVGFnRmlsdGVyEikKBHVpZHAYASABKAsyGy5iZXJ0aC5jb21tb24udjIuVUlEUEZpbHRlchIMCgRuYW1lGAIgASgJEhIKCnBhZ2VfdG9rZW4YAyABKAkSEQoJcGFnZV9zaXplGAQgASgDEhUKDWV4Y2x1ZGVfZGF0ZXMYBSABKAgSFgoOZXhjbHVkZV9lcG9jaHMYBiABKAgiTwoKRW9sVGFnTGlzdBIoCgVpdGVtcxgBIAMoCzIZLmJlcnRoLnJlZ2lzdHJ5LnYxLkVvbFRhZxIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkisAIKBkVvbFRhZxIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEhkKEW1haW5fcGFja2FnZV9uYW1lGAcgASgJEj0KDGdyYWNlX3N0YXR1cxgJIAEoDjInLmJlcnRoLnJlZ2lzdHJ5LnYxLkVvbEdyYWNlUGVyaW9kU3RhdHVzEjwKGGdyYWNlX3BlcmlvZF9leHBpcnlfZGF0ZRgMIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASPwoUbWFpbl9wYWNrYWdlX3ZlcnNpb24YDSABKAsyIS5iZXJ0aC5yZWdpc3RyeS52MS5QYWNrYWdlVmVyc2lvbhIzCgp0YWdfc3RhdHVzGA4gASgOMh8uYmVydGgucmVnaXN0cnkudjEuRW9sVGFnU3RhdHVzIu4BCg5QYWNrYWdlVmVyc2lvbhIPCgd2ZXJzaW9uGAEgASgJEhAKCGVvbF9kYXRlGAIgASgJEhQKDHJlbGVhc2VfZGF0ZRgDIAEoCRIOCgZleGlzdHMYBCABKAgSDAoEZmlwcxgFIAEoCBILCgNsdHMYBiABKAgSEgoKbGVnYWN5X2x0cxgHIAEoCRISCgplb2xfYnJva2VuGAggASgIEhYKDmxhdGVzdF92ZXJzaW9uGAkgASgJEjgKDnZlcnNpb25fc291cmNlGAogASgLMiAuYmVydGgucmVnaXN0cnkudjEuVmVyc2lvblNvdXJjZSIpCg1WZXJzaW9uU291cmNlEgsKA3JlZhgBIAEoCRILCgNzaGEYAiABKAkqQgoMRW9sVGFnU3RhdHVzEg4KClRBR19BQ1RJVkUQABIQCgxUQUdfSU5fR1JBQ0UQARIQCgxUQUdfSU5BQ1RJVkUQAip5ChRFb2xHcmFjZVBlcmlvZFN0YXR1cxIWChJHUkFDRV9OT1RfRUxJR0lCTEUQABISCg5HUkFDRV9FTElHSUJMRRABEhAKDEdSQUNFX0FDVElWRRACEhAKDEdSQUNFX0JST0tFThADEhEKDUdSQUNFX0VYUElSRUQQBDLRBAoPUmVnaXN0cnlTZXJ2aWNlEpQBCg5MaXN0VGFnSGlzdG9yeRIjLmJlcnRoLnJlZ2lzdHJ5LnYxLlRhZ0hpc3RvcnlGaWx0ZXIaIS5iZXJ0aC5yZWdpc3RyeS52MS5UYWdIaXN0b3J5TGlzdCI6irUYBhIECgLNDILT5JMCKhIoL3JlZ2lzdHJ5L3YxL3RhZ3Mve3BhcmVudF9pZD0qKn0vaGlzdG9yeRJ3CgtMaXN0RW9sVGFncxIfLmJlcnRoLnJlZ2lzdHJ5LnYxLkVvbFRhZ0ZpbHRlchodLmJlcnRoLnJlZ2lzdHJ5LnYxLkVvbFRhZ0xpc3QiKIq1GAgSBgoCzQwQAYLT5JMCFhIUL3JlZ2lzdHJ5L3YxL2VvbHRhZ3MSkAEKB0dldFNib20SHi5iZXJ0aC5yZWdpc3RyeS52MS5TYm9tUmVxdWVzdBoWLmJlcnRoLnRlbmFudC52MS5TYm9tMiJNirUYChIICgbFDIoFzwyC0+STAjkSNy9yZWdpc3RyeS92MS9yZXBvcy97cmVwb19pZD0qKn0vZGlnZXN0cy97ZGlnZXN0PSp9L3Nib20SmgEKCkdldFJhd1Nib20SIS5iZXJ0aC5yZWdpc3RyeS52MS5SYXdTYm9tUmVxdWVzdBoaLmJlcnRoLnJlZ2lzdHJ5LnYxLlJhd1Nib20iTYq1GAgSBgoExQyKBYLT5JMCOxI5L3JlZ2lzdHJ5L3YxL3JlcG9zL3tyZXBvX2lkPSoqfS9kaWdlc3Qve2RpZ2VzdD0qfS9yYXdzYm9tYgZwcm90bzM", [file_berth_annotations_v1_annotations, file_berth_common_v2_uidp, file_berth_tenant_v1_sbom, file_google_api_annotations, file_google_protobuf_timestamp]);
+
+/**
+ * @generated from message berth.registry.v1.SbomRequest
+ */
+export type SbomRequest = Message<"berth.registry.v1.SbomRequest"> & {
+  /**
+   * The repo uid.
+   *
+   * @generated from field: string repo_id = 1;
+   */
+  repoId: string;
+
+  /**
+   * sha256:<64 hex>: an image manifest or an index of the repo.
+   *
+   * @generated from field: string digest = 2;
+   */
+  digest: string;
+};
+
+/**
+ * Describes the message berth.registry.v1.SbomRequest.
+ * Use `create(SbomRequestSchema)` to create a new message.
+ */
+export const SbomRequestSchema: GenMessage<SbomRequest> = /*@__PURE__*/
+  messageDesc(file_berth_registry_v1_registry, 0);
+
+/**
+ * @generated from message berth.registry.v1.RawSbomRequest
+ */
+export type RawSbomRequest = Message<"berth.registry.v1.RawSbomRequest"> & {
+  /**
+   * The repo uid.
+   *
+   * @generated from field: string repo_id = 1;
+   */
+  repoId: string;
+
+  /**
+   * sha256:<64 hex>: an image manifest or an index of the repo.
+   *
+   * @generated from field: string digest = 2;
+   */
+  digest: string;
+};
+
+/**
+ * Describes the message berth.registry.v1.RawSbomRequest.
+ * Use `create(RawSbomRequestSchema)` to create a new message.
+ */
+export const RawSbomRequestSchema: GenMessage<RawSbomRequest> = /*@__PURE__*/
+  messageDesc(file_berth_registry_v1_registry, 1);
+
+/**
+ * @generated from message berth.registry.v1.RawSbom
+ */
+export type RawSbom = Message<"berth.registry.v1.RawSbom"> & {
+  /**
+   * The SBOM document, as JSON text a client can save as a file.
+   *
+   * @generated from field: string raw_sbom = 1;
+   */
+  rawSbom: string;
+
+  /**
+   * Its media type: application/spdx+json.
+   *
+   * @generated from field: string media_type = 2;
+   */
+  mediaType: string;
+};
+
+/**
+ * Describes the message berth.registry.v1.RawSbom.
+ * Use `create(RawSbomSchema)` to create a new message.
+ */
+export const RawSbomSchema: GenMessage<RawSbom> = /*@__PURE__*/
+  messageDesc(file_berth_registry_v1_registry, 2);
 
 /**
  * @generated from message berth.registry.v1.TagHistoryFilter
@@ -45,7 +125,7 @@ export type TagHistoryFilter = Message<"berth.registry.v1.TagHistoryFilter"> & {
  * Use `create(TagHistoryFilterSchema)` to create a new message.
  */
 export const TagHistoryFilterSchema: GenMessage<TagHistoryFilter> = /*@__PURE__*/
-  messageDesc(file_berth_registry_v1_registry, 0);
+  messageDesc(file_berth_registry_v1_registry, 3);
 
 /**
  * @generated from message berth.registry.v1.TagHistoryList
@@ -62,7 +142,7 @@ export type TagHistoryList = Message<"berth.registry.v1.TagHistoryList"> & {
  * Use `create(TagHistoryListSchema)` to create a new message.
  */
 export const TagHistoryListSchema: GenMessage<TagHistoryList> = /*@__PURE__*/
-  messageDesc(file_berth_registry_v1_registry, 1);
+  messageDesc(file_berth_registry_v1_registry, 4);
 
 /**
  * @generated from message berth.registry.v1.TagHistory
@@ -86,7 +166,7 @@ export type TagHistory = Message<"berth.registry.v1.TagHistory"> & {
  * Use `create(TagHistorySchema)` to create a new message.
  */
 export const TagHistorySchema: GenMessage<TagHistory> = /*@__PURE__*/
-  messageDesc(file_berth_registry_v1_registry, 2);
+  messageDesc(file_berth_registry_v1_registry, 5);
 
 /**
  * @generated from message berth.registry.v1.EolTagFilter
@@ -138,7 +218,7 @@ export type EolTagFilter = Message<"berth.registry.v1.EolTagFilter"> & {
  * Use `create(EolTagFilterSchema)` to create a new message.
  */
 export const EolTagFilterSchema: GenMessage<EolTagFilter> = /*@__PURE__*/
-  messageDesc(file_berth_registry_v1_registry, 3);
+  messageDesc(file_berth_registry_v1_registry, 6);
 
 /**
  * @generated from message berth.registry.v1.EolTagList
@@ -162,7 +242,7 @@ export type EolTagList = Message<"berth.registry.v1.EolTagList"> & {
  * Use `create(EolTagListSchema)` to create a new message.
  */
 export const EolTagListSchema: GenMessage<EolTagList> = /*@__PURE__*/
-  messageDesc(file_berth_registry_v1_registry, 4);
+  messageDesc(file_berth_registry_v1_registry, 7);
 
 /**
  * @generated from message berth.registry.v1.EolTag
@@ -215,7 +295,7 @@ export type EolTag = Message<"berth.registry.v1.EolTag"> & {
  * Use `create(EolTagSchema)` to create a new message.
  */
 export const EolTagSchema: GenMessage<EolTag> = /*@__PURE__*/
-  messageDesc(file_berth_registry_v1_registry, 5);
+  messageDesc(file_berth_registry_v1_registry, 8);
 
 /**
  * The release stream a tag belongs to.
@@ -293,7 +373,7 @@ export type PackageVersion = Message<"berth.registry.v1.PackageVersion"> & {
  * Use `create(PackageVersionSchema)` to create a new message.
  */
 export const PackageVersionSchema: GenMessage<PackageVersion> = /*@__PURE__*/
-  messageDesc(file_berth_registry_v1_registry, 6);
+  messageDesc(file_berth_registry_v1_registry, 9);
 
 /**
  * Where the lifecycle data came from.
@@ -321,7 +401,7 @@ export type VersionSource = Message<"berth.registry.v1.VersionSource"> & {
  * Use `create(VersionSourceSchema)` to create a new message.
  */
 export const VersionSourceSchema: GenMessage<VersionSource> = /*@__PURE__*/
-  messageDesc(file_berth_registry_v1_registry, 7);
+  messageDesc(file_berth_registry_v1_registry, 10);
 
 /**
  * @generated from enum berth.registry.v1.EolTagStatus
@@ -415,6 +495,30 @@ export const RegistryService: GenService<{
     methodKind: "unary";
     input: typeof EolTagFilterSchema;
     output: typeof EolTagListSchema;
+  },
+  /**
+   * The packages of the image `digest` of the repo, as Berth inventoried them
+   * (docs/vulnerabilities.md, SBOMs); for an index, the union of its
+   * platforms'. FAILED_PRECONDITION, naming the scan's state, until the
+   * inventory is stored.
+   *
+   * @generated from rpc berth.registry.v1.RegistryService.GetSbom
+   */
+  getSbom: {
+    methodKind: "unary";
+    input: typeof SbomRequestSchema;
+    output: typeof Sbom2Schema;
+  },
+  /**
+   * The same inventory as an SPDX 2.3 JSON document (the path says digest,
+   * singular, as the deployed API does).
+   *
+   * @generated from rpc berth.registry.v1.RegistryService.GetRawSbom
+   */
+  getRawSbom: {
+    methodKind: "unary";
+    input: typeof RawSbomRequestSchema;
+    output: typeof RawSbomSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_berth_registry_v1_registry, 0);
