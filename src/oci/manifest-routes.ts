@@ -102,7 +102,7 @@ export function manifestPutRoute(ctx: RegistryContext): RepoRoute {
       const repoUid = await repoForPush(ctx, access);
       const platform = await platformOf(ctx, repoUid, parsed.manifest);
       const result = await transact(ctx.runtime.store, async (tx) => {
-        const r = await putManifest(tx, repoUid, digest, parsed.manifest, bytes, { platform });
+        const r = await putManifest(tx, repoUid, digest, parsed.manifest, bytes, { platform, observer: ctx.manifestObserver });
         if (!r.ok) return r;
         if (!asDigest) await setTag(tx, repoUid, reference, digest);
         await emitEvent(tx, pushEvent(originOf(request, access), { repoUid, digest, type: 'manifest', ...(asDigest ? {} : { tag: reference }) }));

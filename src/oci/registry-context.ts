@@ -5,6 +5,7 @@
 // repository its request names (a mount's source).
 import type { Logger } from 'pino';
 import type { BlobStore } from '../registry/blobs/blob-store.js';
+import type { ManifestObserver } from '../registry/content/manifest-observer.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { AuthorizationSource, RegistryAccess } from './authorize-repo.js';
 import type { PullEventLog } from './pull-event-log.js';
@@ -20,6 +21,8 @@ export interface RegistryContext {
   blobs: BlobStore;
   /** Commits pull events (grouped) before their responses go out. */
   pullEvents: PullEventLog;
+  /** Told of every manifest a push creates, in the push's transaction (composed by the runtime). */
+  manifestObserver?: ManifestObserver;
   /** Authorizes `action` on repository `name` for this request, or throws the OciError to answer (401/403/400). */
   authorizeRepo(request: AuthorizationSource, name: string, action: RepoAction): Promise<RegistryAccess>;
 }

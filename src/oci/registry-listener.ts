@@ -17,6 +17,7 @@ import { listen, type Listener } from '../http/listener.js';
 import { discardUnreadBody } from '../http/unread-body.js';
 import { healthz } from '../http/healthz.js';
 import type { BlobStore } from '../registry/blobs/blob-store.js';
+import type { ManifestObserver } from '../registry/content/manifest-observer.js';
 import { authenticateRegistry, authorizeRepo, type RepoAuthDeps } from './authorize-repo.js';
 import { sendOciError, toOciError } from './oci-error-response.js';
 import { OciError } from './oci-errors.js';
@@ -40,6 +41,8 @@ export interface RegistryListenerOptions {
   limits?: ConnectionLimits;
   /** Where blob bytes live (the server opens it, locked to this process, and closes it after the listener). */
   blobs: BlobStore;
+  /** Told of every manifest a push creates, in the push's transaction (the runtime composes it: scanning's jobs). */
+  manifestObserver?: ManifestObserver;
 }
 
 type RawHandler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
@@ -147,6 +150,7 @@ export class RegistryListener {
       logger,
       blobs: this.opts.blobs,
       pullEvents: new PullEventLog(runtime.store),
+      manifestObserver: this.opts.manifestObserver,
       authorizeRepo: (request, name, action) => authorizeRepo(request, name, action, authDeps),
     };
     const table = new OciRouteTable();

@@ -16,12 +16,15 @@ import { lockRepoContent } from './repo-content-lock.js';
 import { isPlatformWord, type Descriptor, type Platform } from './descriptor.js';
 import { digestOf, parseDigest } from './digest.js';
 import type { ParsedManifest } from './manifest.js';
+import type { ManifestObserver } from './manifest-observer.js';
 import { statementChunks } from '../../store/statement-chunks.js';
 
 export interface PutManifestOptions {
   /** For an image manifest: the platform its config declares (see config-platform.ts); ignored for indexes and when malformed. */
   platform?: Platform;
   now?: string;
+  /** Told of the manifest, in `tx`, when this put creates it (manifest-observer.ts). */
+  observer?: ManifestObserver;
 }
 
 export type PutManifestFailure =
@@ -163,5 +166,13 @@ export async function putManifest(
     .executeTakeFirst();
   if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 0) return { ok: true, created: false }; // a concurrent put won
   for (const part of statementChunks(refRows(repoUid, digest, parsed))) await tx.insertInto('manifest_refs').values(part).execute();
+  await opts.observer?.manifestCreated(tx, {
+    repoUid,
+    digest,
+    mediaType: parsed.mediaType,
+    kind: parsed.kind,
+    ...(parsed.artifactType === undefined ? {} : { artifactType: parsed.artifactType }),
+    ...(parsed.subject === undefined ? {} : { subjectDigest: parsed.subject }),
+  });
   return { ok: true, created: true };
 }
