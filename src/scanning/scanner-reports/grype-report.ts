@@ -64,7 +64,8 @@ function grypeMatch(m: JsonObject, where: string): ReportVulnerability {
   const artifact = obj(m.artifact, `${where}.artifact`);
   const purl = str(artifact.purl, `${where}.artifact.purl`);
   const fix = obj(v.fix, `${where}.vulnerability.fix`);
-  const description = str(v.description, `${where}.vulnerability.description`) || str(related[0]?.description, `${where}.relatedVulnerabilities[0].description`);
+  const description =
+    str(v.description, `${where}.vulnerability.description`) || str(related[0]?.description, `${where}.relatedVulnerabilities[0].description`);
   return {
     id,
     aliases: [...new Set(related.map((r, i) => str(r.id, `${where}.relatedVulnerabilities[${i}].id`)).filter((a) => a !== '' && a !== id))],

@@ -22,7 +22,7 @@ export interface ReportVulnerability {
 }
 
 export interface ScannerReport {
-  scanner: { name: ScannerName; version: string; /** RFC 3339 UTC with milliseconds. */ dbBuildTime?: string };
+  scanner: { name: ScannerName; version: string /** RFC 3339 UTC with milliseconds. */; dbBuildTime?: string };
   /** When the scanner made the report: RFC 3339 UTC with milliseconds. */
   createdAt: string;
   /** The image digest the report names, when it names one (sha256:<64 hex>). */

@@ -1,13 +1,7 @@
 // A vuln_reports row → berth.registry.v1.VulnReport.
 import { create } from '@bufbuild/protobuf';
 import { isoToTimestamp } from '../../core/clock.js';
-import {
-  Fix_State,
-  Scanner_Name,
-  type VulnReport,
-  VulnReportSchema,
-  Vulnerability_Severity,
-} from '../../gen/berth/registry/v1/vulnerabilities_pb.js';
+import { Fix_State, Scanner_Name, type VulnReport, VulnReportSchema, Vulnerability_Severity } from '../../gen/berth/registry/v1/vulnerabilities_pb.js';
 import type { ReportVulnerability, ScannerName } from '../scanner-reports/scanner-report.js';
 
 export interface ReportRow {
