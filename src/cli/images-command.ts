@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { imagesHistoryCommand } from './images-history-command.js';
 import { imagesReposCommand } from './images-repos-command.js';
+import { imagesScansCommand } from './images-scans-command.js';
 import { imagesTagsCommand } from './images-tags-command.js';
 
 export function imagesCommand(program: Command): void {
@@ -15,4 +16,5 @@ export function imagesCommand(program: Command): void {
   imagesReposCommand(images);
   imagesTagsCommand(images);
   imagesHistoryCommand(images);
+  imagesScansCommand(images);
 }
