@@ -105,14 +105,15 @@ describe('scanner reports', { skip: skopeoMissing }, () => {
     const [g, t] = items as Array<{ digest: string; scanner: Record<string, string>; createdAt: string; vulnerabilities: Array<Record<string, unknown>> }>;
     assert.deepEqual(
       [g.digest, g.scanner, g.createdAt],
-      [digest, { name: 'GRYPE', version: '0.79.3', dbBuildTime: '2025-03-14T01:31:06Z' }, '2025-03-14T15:49:15.473Z'],
+      [digest, { name: 'GRYPE', version: '0.79.3', dbBuildTime: '2025-03-14T01:31:06.000Z' }, '2025-03-14T15:49:15.473Z'],
     );
-    assert.deepEqual([t.digest, t.scanner, t.createdAt], [digest, { name: 'TRIVY', version: '0.58.1' }, '2021-08-25T12:20:30Z']);
+    assert.deepEqual([t.digest, t.scanner, t.createdAt], [digest, { name: 'TRIVY', version: '0.58.1' }, '2021-08-25T12:20:30.000Z']);
     assert.deepEqual(g.vulnerabilities[1], {
       id: 'GHSA-3f63-hfp8-52jq',
       aliases: ['CVE-2023-50447'],
       purls: ['pkg:pypi/pillow@10.1.0'],
       description: 'Arbitrary Code Execution in Pillow',
+      details: '',
       severity: 'HIGH',
       cvss: [{ score: '9.8', version: '3.1' }],
       fix: { versions: ['10.2.0'], state: 'FIXED' },
@@ -217,8 +218,8 @@ describe('scanner reports', { skip: skopeoMissing }, () => {
       items.map((i) => [i.scanner.name, i.createdAt]),
       [
         ['GRYPE', '2025-03-14T15:49:15.473Z'],
-        ['TRIVY', '2024-06-01T08:00:00Z'],
-        ['TRIVY', '2021-08-25T12:20:30Z'],
+        ['TRIVY', '2024-06-01T08:00:00.000Z'],
+        ['TRIVY', '2021-08-25T12:20:30.000Z'],
       ],
     );
   });
