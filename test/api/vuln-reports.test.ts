@@ -172,8 +172,9 @@ describe('scanner reports', { skip: skopeoMissing }, () => {
   });
 
   it('stores a report once however often it is imported', async () => {
-    const again = await cli(GRYPE, '--image', `${berth.orgName}/tools/app:1.0`, '-o', 'id');
+    const again = await cli(GRYPE, '--image', `${berth.orgName}/tools/app:1.0`, '-o', 'id', '--no-wait');
     assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stdout, /^sha256:[0-9a-f]{64}\n$/);
     assert.equal((await reports(`digest=${digest}`)).json.items.length, 2);
   });
 
