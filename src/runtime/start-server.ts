@@ -16,9 +16,6 @@ import { ApiListener } from '../server/api-listener.js';
 import { DEFAULT_LIMITS, type ConnectionLimits } from '../http/connection-limits.js';
 import type { EventSettings } from '../events/event-settings.js';
 import { DeliveryWorker } from '../events/delivery-worker/delivery-worker.js';
-import { ScanWorker } from '../scanning/jobs/scan-worker.js';
-import { scanObserver } from '../scanning/jobs/scan-observer.js';
-import { SCANNER_REPORT_JOB, scannerReportJob } from '../scanning/scanner-reports/scanner-report-job.js';
 
 export interface ServeOptions {
   host: string;
@@ -77,7 +74,6 @@ export interface RunningServer {
 }
 
 const DRAIN_MS = 10_000;
-const KINDS = new Map([[SCANNER_REPORT_JOB, scannerReportJob]]);
 
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   // The blob store first: a second server on this --data stops here, before it opens or binds anything.
@@ -100,7 +96,6 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
         logger: opts.logger,
         limits: { ...(opts.limits ?? DEFAULT_LIMITS), requestTimeoutMs: opts.registry.requestTimeoutMs ?? REGISTRY_REQUEST_TIMEOUT_MS },
         blobs: blobs as FsBlobStore,
-        manifestObserver: scanObserver(KINDS),
       });
     const url = (opts.publicUrl ?? api.url).replace(/\/$/, '');
     runtime = await Runtime.start(store, {
@@ -130,7 +125,6 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
         logger: opts.logger,
       }),
     );
-    if (blobs) runtime.addWorker(new ScanWorker({ store, blobs, logger: opts.logger, kinds: KINDS }));
   } catch (err) {
     await Promise.all([api?.close(0), registry?.close(0)]);
     if (runtime) await runtime.stop();
