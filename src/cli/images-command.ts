@@ -1,20 +1,22 @@
-// berth images: the registry's repositories, tags and tag histories.
+// berth images: the registry's repositories, tags, tag histories and SBOMs.
 import type { Command } from 'commander';
 import { imagesHistoryCommand } from './images-history-command.js';
 import { imagesReposCommand } from './images-repos-command.js';
 import { imagesScansCommand } from './images-scans-command.js';
+import { imagesSbomCommand } from './images-sbom-command.js';
 import { imagesTagsCommand } from './images-tags-command.js';
 
 export function imagesCommand(program: Command): void {
   const images = program
     .command('images')
-    .description('Manage registry repositories and tags; show tag histories')
+    .description('Manage registry repositories and tags; show tag histories and SBOMs')
     .addHelpText(
       'after',
-      '\nRepos and tags are named as the registry names them (ORG/REPO, ORG/REPO:TAG), by name, or by uid.\n\nExamples:\n  berth images repos list\n  berth images tags list --repo acme/nginx\n  berth images history acme/nginx:latest',
+      '\nRepos and tags are named as the registry names them (ORG/REPO, ORG/REPO:TAG), by name, or by uid.\n\nExamples:\n  berth images repos list\n  berth images tags list --repo acme/nginx\n  berth images history acme/nginx:latest\n  berth images sbom acme/nginx:latest',
     );
   imagesReposCommand(images);
   imagesTagsCommand(images);
   imagesHistoryCommand(images);
   imagesScansCommand(images);
+  imagesSbomCommand(images);
 }

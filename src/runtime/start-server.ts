@@ -1,6 +1,6 @@
 // Starts Berth: the store, the API and registry listeners (bound first so the
 // default public URLs carry the real ports), the runtime, then the listeners
-// attached to it, then the event delivery worker. Closing runs the other way:
+// attached to it, then the event delivery worker and the scan worker. Closing runs the other way:
 // both listeners drain, workers stop, the store closes.
 import type { Logger } from 'pino';
 import type { FirstStartResult } from '../iam/first-start.js';
@@ -16,6 +16,9 @@ import { ApiListener } from '../server/api-listener.js';
 import { DEFAULT_LIMITS, type ConnectionLimits } from '../http/connection-limits.js';
 import type { EventSettings } from '../events/event-settings.js';
 import { DeliveryWorker } from '../events/delivery-worker/delivery-worker.js';
+import { scanJobKinds } from '../scanning/jobs/job-kinds.js';
+import { scanObserver } from '../scanning/jobs/scan-observer.js';
+import { ScanWorker } from '../scanning/jobs/scan-worker.js';
 
 export interface ServeOptions {
   host: string;
@@ -88,6 +91,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   let api: ApiListener | undefined;
   let registry: RegistryListener | undefined;
   let runtime: Runtime | undefined;
+  const scanKinds = scanJobKinds();
   try {
     api = await ApiListener.bind({ host: opts.host, port: opts.port, logger: opts.logger, bodyLimit: opts.bodyLimit, limits: opts.limits });
     if (opts.registry)
@@ -96,6 +100,8 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
         logger: opts.logger,
         limits: { ...(opts.limits ?? DEFAULT_LIMITS), requestTimeoutMs: opts.registry.requestTimeoutMs ?? REGISTRY_REQUEST_TIMEOUT_MS },
         blobs: blobs as FsBlobStore,
+        // A push queues its scan jobs in its own transaction.
+        manifestObserver: scanObserver(scanKinds),
       });
     const url = (opts.publicUrl ?? api.url).replace(/\/$/, '');
     runtime = await Runtime.start(store, {
@@ -125,6 +131,8 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
         logger: opts.logger,
       }),
     );
+    // Every instance with a registry scans (they share the jobs through the database).
+    if (blobs) runtime.addWorker(new ScanWorker({ store, blobs, logger: opts.logger, kinds: scanKinds }));
   } catch (err) {
     await Promise.all([api?.close(0), registry?.close(0)]);
     if (runtime) await runtime.stop();

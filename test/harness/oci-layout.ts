@@ -7,6 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
+import { type LayerFiles, writeFileLayer } from './oci-file-layers.js';
 
 export const OCI_MANIFEST = 'application/vnd.oci.image.manifest.v1+json';
 export const OCI_INDEX = 'application/vnd.oci.image.index.v1+json';
@@ -28,6 +29,8 @@ export interface ImageSpec {
   variant?: string;
   /** Layer sizes in bytes (random content). */
   layers?: number[];
+  /** Layers of real files (tar.gz, oci-file-layers.ts), after the random ones. */
+  fileLayers?: LayerFiles[];
 }
 
 export interface WrittenImage {
@@ -83,7 +86,8 @@ async function writeImageBlobs(dir: string, spec: ImageSpec): Promise<WrittenIma
   const architecture = spec.architecture ?? 'amd64';
   const os = spec.os ?? 'linux';
   const layers: Descriptor[] = [];
-  for (const size of spec.layers ?? [1024]) layers.push(await writeRandomBlob(dir, size, OCI_LAYER));
+  for (const size of spec.layers ?? (spec.fileLayers ? [] : [1024])) layers.push(await writeRandomBlob(dir, size, OCI_LAYER));
+  for (const files of spec.fileLayers ?? []) layers.push(await writeFileLayer(dir, files));
   const configBody = {
     architecture,
     os,

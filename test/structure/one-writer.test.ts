@@ -16,6 +16,8 @@ const WRITERS: Record<string, string> = {
   identities: 'iam/identities/identity-writer.ts',
   repos: 'registry/repos/repo-writer.ts',
   role_bindings: 'iam/role-bindings/write-binding.ts',
+  scan_inventories: 'scanning/inventories/inventory-writer.ts',
+  scan_packages: 'scanning/inventories/inventory-writer.ts',
   tags: 'registry/tags/tag-writer.ts',
 };
 const TABLES = Object.keys(WRITERS).join('|');
@@ -51,7 +53,7 @@ function insertsIn(file: string): { table: string; at: string }[] {
 describe('one writer per resource', () => {
   const found = sources(SRC).flatMap(insertsIn);
 
-  it('only the resource writer inserts into groups, identities, repos, role_bindings and tags', () => {
+  it('only the resource writer inserts into groups, identities, repos, role_bindings, tags and stored inventories', () => {
     const offenders = found.filter((f) => !f.at.startsWith(`${WRITERS[f.table]}:`)).map((f) => `${f.at}: inserts into ${f.table}`);
     assert.deepEqual(offenders, []);
   });

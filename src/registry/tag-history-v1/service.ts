@@ -3,7 +3,8 @@ import type { RegistryService } from '../../gen/berth/registry/v1/registry_pb.js
 import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { listTagHistory } from './list-tag-history.js';
 
-export function registryV1Service(deps: ServiceDeps): ServiceImpl<typeof RegistryService> {
+/** The registry's own v1 methods; the SBOM ones are scanning's (joined in src/server/services.ts). */
+export function registryV1Service(deps: ServiceDeps): Omit<ServiceImpl<typeof RegistryService>, 'getSbom' | 'getRawSbom'> {
   return {
     listTagHistory: (req) => listTagHistory(deps, req),
   };

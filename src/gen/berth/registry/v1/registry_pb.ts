@@ -5,6 +5,8 @@
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import { file_berth_annotations_v1_annotations } from "../../annotations/v1/annotations_pb.js";
+import type { Sbom2Schema } from "../../tenant/v1/sbom_pb.js";
+import { file_berth_tenant_v1_sbom } from "../../tenant/v1/sbom_pb.js";
 import { file_google_api_annotations } from "../../../google/api/annotations_pb.js";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
@@ -14,7 +16,85 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file berth/registry/v1/registry.proto.
  */
 export const file_berth_registry_v1_registry: GenFile = /*@__PURE__*/
-  fileDesc("CiBiZXJ0aC9yZWdpc3RyeS92MS9yZWdpc3RyeS5wcm90bxIRYmVydGgucmVnaXN0cnkudjEifwoQVGFnSGlzdG9yeUZpbHRlchIXCglwYXJlbnRfaWQYASABKAlCBJC1GAESKQoFc3RhcnQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEicKA2VuZBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiPgoOVGFnSGlzdG9yeUxpc3QSLAoFaXRlbXMYASADKAsyHS5iZXJ0aC5yZWdpc3RyeS52MS5UYWdIaXN0b3J5IlIKClRhZ0hpc3RvcnkSNAoQdXBkYXRlX3RpbWVzdGFtcBgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDgoGZGlnZXN0GAIgASgJMqgBCg9SZWdpc3RyeVNlcnZpY2USlAEKDkxpc3RUYWdIaXN0b3J5EiMuYmVydGgucmVnaXN0cnkudjEuVGFnSGlzdG9yeUZpbHRlchohLmJlcnRoLnJlZ2lzdHJ5LnYxLlRhZ0hpc3RvcnlMaXN0IjqKtRgGEgQKAs0MgtPkkwIqEigvcmVnaXN0cnkvdjEvdGFncy97cGFyZW50X2lkPSoqfS9oaXN0b3J5YgZwcm90bzM", [file_berth_annotations_v1_annotations, file_google_api_annotations, file_google_protobuf_timestamp]);
+  fileDesc("CiBiZXJ0aC9yZWdpc3RyeS92MS9yZWdpc3RyeS5wcm90bxIRYmVydGgucmVnaXN0cnkudjEiNAoLU2JvbVJlcXVlc3QSFQoHcmVwb19pZBgBIAEoCUIEkLUYARIOCgZkaWdlc3QYAiABKAkiNwoOUmF3U2JvbVJlcXVlc3QSFQoHcmVwb19pZBgBIAEoCUIEkLUYARIOCgZkaWdlc3QYAiABKAkiLwoHUmF3U2JvbRIQCghyYXdfc2JvbRgBIAEoCRISCgptZWRpYV90eXBlGAIgASgJIn8KEFRhZ0hpc3RvcnlGaWx0ZXISFwoJcGFyZW50X2lkGAEgASgJQgSQtRgBEikKBXN0YXJ0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBInCgNlbmQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIj4KDlRhZ0hpc3RvcnlMaXN0EiwKBWl0ZW1zGAEgAygLMh0uYmVydGgucmVnaXN0cnkudjEuVGFnSGlzdG9yeSJSCgpUYWdIaXN0b3J5EjQKEHVwZGF0ZV90aW1lc3RhbXAYASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg4KBmRpZ2VzdBgCIAEoCTLYAwoPUmVnaXN0cnlTZXJ2aWNlEpQBCg5MaXN0VGFnSGlzdG9yeRIjLmJlcnRoLnJlZ2lzdHJ5LnYxLlRhZ0hpc3RvcnlGaWx0ZXIaIS5iZXJ0aC5yZWdpc3RyeS52MS5UYWdIaXN0b3J5TGlzdCI6irUYBhIECgLNDILT5JMCKhIoL3JlZ2lzdHJ5L3YxL3RhZ3Mve3BhcmVudF9pZD0qKn0vaGlzdG9yeRKQAQoHR2V0U2JvbRIeLmJlcnRoLnJlZ2lzdHJ5LnYxLlNib21SZXF1ZXN0GhYuYmVydGgudGVuYW50LnYxLlNib20yIk2KtRgKEggKBsUMigXPDILT5JMCORI3L3JlZ2lzdHJ5L3YxL3JlcG9zL3tyZXBvX2lkPSoqfS9kaWdlc3RzL3tkaWdlc3Q9Kn0vc2JvbRKaAQoKR2V0UmF3U2JvbRIhLmJlcnRoLnJlZ2lzdHJ5LnYxLlJhd1Nib21SZXF1ZXN0GhouYmVydGgucmVnaXN0cnkudjEuUmF3U2JvbSJNirUYCBIGCgTFDIoFgtPkkwI7EjkvcmVnaXN0cnkvdjEvcmVwb3Mve3JlcG9faWQ9Kip9L2RpZ2VzdC97ZGlnZXN0PSp9L3Jhd3Nib21iBnByb3RvMw", [file_berth_annotations_v1_annotations, file_berth_tenant_v1_sbom, file_google_api_annotations, file_google_protobuf_timestamp]);
+
+/**
+ * @generated from message berth.registry.v1.SbomRequest
+ */
+export type SbomRequest = Message<"berth.registry.v1.SbomRequest"> & {
+  /**
+   * The repo uid.
+   *
+   * @generated from field: string repo_id = 1;
+   */
+  repoId: string;
+
+  /**
+   * sha256:<64 hex>: an image manifest or an index of the repo.
+   *
+   * @generated from field: string digest = 2;
+   */
+  digest: string;
+};
+
+/**
+ * Describes the message berth.registry.v1.SbomRequest.
+ * Use `create(SbomRequestSchema)` to create a new message.
+ */
+export const SbomRequestSchema: GenMessage<SbomRequest> = /*@__PURE__*/
+  messageDesc(file_berth_registry_v1_registry, 0);
+
+/**
+ * @generated from message berth.registry.v1.RawSbomRequest
+ */
+export type RawSbomRequest = Message<"berth.registry.v1.RawSbomRequest"> & {
+  /**
+   * The repo uid.
+   *
+   * @generated from field: string repo_id = 1;
+   */
+  repoId: string;
+
+  /**
+   * sha256:<64 hex>: an image manifest or an index of the repo.
+   *
+   * @generated from field: string digest = 2;
+   */
+  digest: string;
+};
+
+/**
+ * Describes the message berth.registry.v1.RawSbomRequest.
+ * Use `create(RawSbomRequestSchema)` to create a new message.
+ */
+export const RawSbomRequestSchema: GenMessage<RawSbomRequest> = /*@__PURE__*/
+  messageDesc(file_berth_registry_v1_registry, 1);
+
+/**
+ * @generated from message berth.registry.v1.RawSbom
+ */
+export type RawSbom = Message<"berth.registry.v1.RawSbom"> & {
+  /**
+   * The SBOM document, as JSON text a client can save as a file.
+   *
+   * @generated from field: string raw_sbom = 1;
+   */
+  rawSbom: string;
+
+  /**
+   * Its media type: application/spdx+json.
+   *
+   * @generated from field: string media_type = 2;
+   */
+  mediaType: string;
+};
+
+/**
+ * Describes the message berth.registry.v1.RawSbom.
+ * Use `create(RawSbomSchema)` to create a new message.
+ */
+export const RawSbomSchema: GenMessage<RawSbom> = /*@__PURE__*/
+  messageDesc(file_berth_registry_v1_registry, 2);
 
 /**
  * @generated from message berth.registry.v1.TagHistoryFilter
@@ -43,7 +123,7 @@ export type TagHistoryFilter = Message<"berth.registry.v1.TagHistoryFilter"> & {
  * Use `create(TagHistoryFilterSchema)` to create a new message.
  */
 export const TagHistoryFilterSchema: GenMessage<TagHistoryFilter> = /*@__PURE__*/
-  messageDesc(file_berth_registry_v1_registry, 0);
+  messageDesc(file_berth_registry_v1_registry, 3);
 
 /**
  * @generated from message berth.registry.v1.TagHistoryList
@@ -60,7 +140,7 @@ export type TagHistoryList = Message<"berth.registry.v1.TagHistoryList"> & {
  * Use `create(TagHistoryListSchema)` to create a new message.
  */
 export const TagHistoryListSchema: GenMessage<TagHistoryList> = /*@__PURE__*/
-  messageDesc(file_berth_registry_v1_registry, 1);
+  messageDesc(file_berth_registry_v1_registry, 4);
 
 /**
  * @generated from message berth.registry.v1.TagHistory
@@ -84,7 +164,7 @@ export type TagHistory = Message<"berth.registry.v1.TagHistory"> & {
  * Use `create(TagHistorySchema)` to create a new message.
  */
 export const TagHistorySchema: GenMessage<TagHistory> = /*@__PURE__*/
-  messageDesc(file_berth_registry_v1_registry, 2);
+  messageDesc(file_berth_registry_v1_registry, 5);
 
 /**
  * The v1 registry RPCs Berth serves beside v2: the tag history, which has no
@@ -104,6 +184,30 @@ export const RegistryService: GenService<{
     methodKind: "unary";
     input: typeof TagHistoryFilterSchema;
     output: typeof TagHistoryListSchema;
+  },
+  /**
+   * The packages of the image `digest` of the repo, as Berth inventoried them
+   * (docs/vulnerabilities.md, SBOMs); for an index, the union of its
+   * platforms'. FAILED_PRECONDITION, naming the scan's state, until the
+   * inventory is stored.
+   *
+   * @generated from rpc berth.registry.v1.RegistryService.GetSbom
+   */
+  getSbom: {
+    methodKind: "unary";
+    input: typeof SbomRequestSchema;
+    output: typeof Sbom2Schema;
+  },
+  /**
+   * The same inventory as an SPDX 2.3 JSON document (the path says digest,
+   * singular, as the deployed API does).
+   *
+   * @generated from rpc berth.registry.v1.RegistryService.GetRawSbom
+   */
+  getRawSbom: {
+    methodKind: "unary";
+    input: typeof RawSbomRequestSchema;
+    output: typeof RawSbomSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_berth_registry_v1_registry, 0);

@@ -1,0 +1,17 @@
+// The v1 RegistryService's SBOM methods; the server joins them with the
+// registry's own v1 methods (src/server/services.ts), since registry code
+// may not import scanning.
+import type { ServiceImpl } from '@connectrpc/connect';
+import type { RegistryService } from '../../gen/berth/registry/v1/registry_pb.js';
+import type { ServiceDeps } from '../../runtime/service-deps.js';
+import { getRawSbom } from './get-raw-sbom.js';
+import { getSbom } from './get-sbom.js';
+
+export type SbomMethods = Pick<ServiceImpl<typeof RegistryService>, 'getSbom' | 'getRawSbom'>;
+
+export function sbomV1Methods(deps: ServiceDeps): SbomMethods {
+  return {
+    getSbom: (req) => getSbom(deps, req),
+    getRawSbom: (req) => getRawSbom(deps, req),
+  };
+}
