@@ -19,6 +19,7 @@ const WRITERS: Record<string, string> = {
   scan_inventories: 'scanning/inventories/inventory-writer.ts',
   scan_packages: 'scanning/inventories/inventory-writer.ts',
   tags: 'registry/tags/tag-writer.ts',
+  vuln_reports: 'scanning/scanner-reports/store-scanner-report.ts',
 };
 const TABLES = Object.keys(WRITERS).join('|');
 
