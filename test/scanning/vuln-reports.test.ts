@@ -27,6 +27,7 @@ import { transact } from '../../src/store/transact.js';
 const FIXTURES = join(import.meta.dirname, '..', '..', '..', 'test', 'fixtures', 'scanner-reports');
 const GRYPE = join(FIXTURES, 'grype-alpine.json');
 const TRIVY = join(FIXTURES, 'trivy-alpine.json');
+const TRIVY_TYPE = 'application/vnd.aquasecurity.trivy.report+json';
 const sha = (b: Uint8Array) => `sha256:${createHash('sha256').update(b).digest('hex')}`;
 
 describe('scanner reports', { skip: skopeoMissing }, () => {
@@ -51,6 +52,38 @@ describe('scanner reports', { skip: skopeoMissing }, () => {
       if ((r.json.items ?? []).length >= count || Date.now() > deadline) return r.json.items ?? [];
       await new Promise((res) => setTimeout(res, 200));
     }
+  }
+
+  /** Pushes a referrer of the image by plain HTTP, as any client would; returns its digest. */
+  async function pushReferrer(artifactType: string, ...layerBytes: Uint8Array[]): Promise<string> {
+    const tokenAnswer = await fetch(`${berth.registryUrl}/token?scope=repository:${berth.orgName}/tools/app:pull,push`, {
+      headers: { authorization: basic('_token', regToken) },
+    });
+    const bearer = { authorization: `Bearer ${((await tokenAnswer.json()) as { token: string }).token}` };
+    const base = `${berth.registryUrl}/v2/${berth.orgName}/tools/app`;
+    const pushBlob = async (bytes: Uint8Array) => {
+      const r = await fetch(`${base}/blobs/uploads/?digest=${sha(bytes)}`, {
+        method: 'POST',
+        headers: { ...bearer, 'content-type': 'application/octet-stream' },
+        body: bytes,
+      });
+      assert.equal(r.status, 201, await r.text());
+      return { digest: sha(bytes), size: bytes.byteLength };
+    };
+    const config = { mediaType: 'application/vnd.oci.empty.v1+json', ...(await pushBlob(Buffer.from('{}'))) };
+    const layers = [];
+    for (const b of layerBytes) layers.push({ mediaType: 'application/json', ...(await pushBlob(b)) });
+    const subject = { mediaType: 'application/vnd.oci.image.manifest.v1+json', digest, size: image.manifest.size };
+    const manifest = Buffer.from(
+      JSON.stringify({ schemaVersion: 2, mediaType: 'application/vnd.oci.image.manifest.v1+json', artifactType, config, layers, subject }),
+    );
+    const r = await fetch(`${base}/manifests/${sha(manifest)}`, {
+      method: 'PUT',
+      headers: { ...bearer, 'content-type': 'application/vnd.oci.image.manifest.v1+json' },
+      body: manifest,
+    });
+    assert.equal(r.status, 201, await r.text());
+    return sha(manifest);
   }
 
   useBerth((b, t) => {
@@ -179,37 +212,6 @@ describe('scanner reports', { skip: skopeoMissing }, () => {
   });
 
   it('ingests a referrer pushed by plain HTTP with a recognised artifactType, and ignores other types', async () => {
-    const token = async () => {
-      const r = await fetch(`${berth.registryUrl}/token?scope=repository:${berth.orgName}/tools/app:pull,push`, {
-        headers: { authorization: basic('_token', regToken) },
-      });
-      return ((await r.json()) as { token: string }).token;
-    };
-    const bearer = { authorization: `Bearer ${await token()}` };
-    const base = `${berth.registryUrl}/v2/${berth.orgName}/tools/app`;
-    const pushBlob = async (bytes: Uint8Array) => {
-      const r = await fetch(`${base}/blobs/uploads/?digest=${sha(bytes)}`, {
-        method: 'POST',
-        headers: { ...bearer, 'content-type': 'application/octet-stream' },
-        body: bytes,
-      });
-      assert.equal(r.status, 201, await r.text());
-      return { digest: sha(bytes), size: bytes.byteLength };
-    };
-    const pushReferrer = async (artifactType: string, report: Uint8Array) => {
-      const config = { mediaType: 'application/vnd.oci.empty.v1+json', ...(await pushBlob(Buffer.from('{}'))) };
-      const layer = { mediaType: 'application/json', ...(await pushBlob(report)) };
-      const subject = { mediaType: 'application/vnd.oci.image.manifest.v1+json', digest, size: image.manifest.size };
-      const manifest = Buffer.from(
-        JSON.stringify({ schemaVersion: 2, mediaType: 'application/vnd.oci.image.manifest.v1+json', artifactType, config, layers: [layer], subject }),
-      );
-      const r = await fetch(`${base}/manifests/${sha(manifest)}`, {
-        method: 'PUT',
-        headers: { ...bearer, 'content-type': 'application/vnd.oci.image.manifest.v1+json' },
-        body: manifest,
-      });
-      assert.equal(r.status, 201, await r.text());
-    };
     const trivy = JSON.parse(readFileSync(TRIVY, 'utf8'));
     trivy.CreatedAt = '2024-06-01T08:00:00Z';
     await pushReferrer('application/vnd.example.report+json', Buffer.from(JSON.stringify({ ...trivy, CreatedAt: '2024-06-02T08:00:00Z' })));
@@ -269,6 +271,36 @@ describe('scanner reports', { skip: skopeoMissing }, () => {
     const raw = await rest(berth.url, 'GET', `/registry/v1/vuln_reports/raw?digest=${digest}&scanner=TRIVY`, { token: viewerA });
     assert.equal(raw.status, 404);
     // The owner sees both repos' reports of the digest.
+    assert.equal((await reports(`digest=${digest}`)).json.items.length, 4);
+  });
+
+  it('fails the job of a referrer whose layer is no report, or that has two layers, with the reason, and stores nothing', async () => {
+    const sbom = await pushReferrer(TRIVY_TYPE, Buffer.from(JSON.stringify({ bomFormat: 'CycloneDX', specVersion: '1.5', components: [] })));
+    const deep = await pushReferrer(TRIVY_TYPE, Buffer.from(`${'['.repeat(200)}${']'.repeat(200)}`));
+    const two = await pushReferrer(TRIVY_TYPE, readFileSync(TRIVY), readFileSync(GRYPE));
+    const store = await openBerthStore(berth);
+    try {
+      const errors = async () => {
+        const rows = await store.db
+          .selectFrom('scan_jobs')
+          .select(['digest', 'error'])
+          .where('kind', '=', 'scanner-report')
+          .where('digest', 'in', [sbom, deep, two])
+          .execute();
+        return new Map(rows.map((r) => [r.digest, r.error]));
+      };
+      const deadline = Date.now() + 30_000;
+      let seen = await errors();
+      while ([sbom, deep, two].some((d) => !seen.get(d)) && Date.now() < deadline) {
+        await new Promise((res) => setTimeout(res, 200));
+        seen = await errors();
+      }
+      assert.match(seen.get(sbom) ?? '', /neither Grype JSON .* nor Trivy JSON/);
+      assert.match(seen.get(deep) ?? '', /nested deeper than 64 levels/);
+      assert.match(seen.get(two) ?? '', /exactly one layer \(this one has several\)/);
+    } finally {
+      await store.close();
+    }
     assert.equal((await reports(`digest=${digest}`)).json.items.length, 4);
   });
 });
