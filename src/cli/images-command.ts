@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { imagesEolCommand } from './images-eol-command.js';
 import { imagesHistoryCommand } from './images-history-command.js';
 import { imagesReposCommand } from './images-repos-command.js';
+import { imagesScansCommand } from './images-scans-command.js';
 import { imagesSbomCommand } from './images-sbom-command.js';
 import { imagesTagsCommand } from './images-tags-command.js';
 
@@ -18,5 +19,6 @@ export function imagesCommand(program: Command): void {
   imagesTagsCommand(images);
   imagesHistoryCommand(images);
   imagesEolCommand(images);
+  imagesScansCommand(images);
   imagesSbomCommand(images);
 }

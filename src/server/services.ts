@@ -17,6 +17,7 @@ import { RolesService } from '../gen/berth/iam/v2/roles_pb.js';
 import { TagsService } from '../gen/berth/registry/v2/tags_pb.js';
 import { TermsService } from '../gen/berth/iam/v2/terms_pb.js';
 import { RegistryService } from '../gen/berth/registry/v1/registry_pb.js';
+import { VulnerabilitiesService } from '../gen/berth/registry/v1/vulnerabilities_pb.js';
 import { SubscriptionsService } from '../gen/berth/events/v2/subscriptions_pb.js';
 import { SubscriptionsService as SubscriptionsV1Service } from '../gen/berth/events/v1/subscriptions_pb.js';
 import { AdvisoriesService } from '../gen/berth/vulnerabilities/v2/advisories_pb.js';
@@ -42,6 +43,7 @@ import { rolePreflights } from '../iam/roles/builtin-preflight.js';
 import type { GuardOptions } from './rpc-guard.js';
 import { tagsService } from '../registry/tags/service.js';
 import { registryV1Service } from '../registry/tag-history-v1/service.js';
+import { vulnReportsV1Service } from '../scanning/vuln-reports-v1/service.js';
 import { sbomV1Methods } from '../scanning/sbom-v1/service.js';
 import type { ServiceDeps } from '../runtime/service-deps.js';
 import { SecurityAdvisoryService } from '../gen/berth/advisory/v2/advisory_pb.js';
@@ -71,6 +73,7 @@ export const SERVICES: readonly ServiceEntry[] = [
   entry(TagsService, tagsService),
   entry(ImagesService, imagesService),
   entry(RegistryService, (deps) => ({ ...registryV1Service(deps), ...sbomV1Methods(deps) })),
+  entry(VulnerabilitiesService, vulnReportsV1Service),
   entry(RolesService, rolesService, () => ({ preflights: rolePreflights })),
   entry(RoleBindingsService, roleBindingsService),
   entry(GroupsService, groupsService),

@@ -23,6 +23,7 @@ const WRITERS: Record<string, string> = {
   advisory_affected: 'vulnerabilities/affected/range-writer.ts',
   advisory_ranges: 'vulnerabilities/affected/range-writer.ts',
   advisory_changes: 'vulnerabilities/affected/range-writer.ts',
+  vuln_reports: 'scanning/scanner-reports/store-scanner-report.ts',
 };
 const TABLES = Object.keys(WRITERS).join('|');
 

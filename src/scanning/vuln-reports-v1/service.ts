@@ -1,0 +1,12 @@
+import type { ServiceImpl } from '@connectrpc/connect';
+import type { VulnerabilitiesService } from '../../gen/berth/registry/v1/vulnerabilities_pb.js';
+import type { ServiceDeps } from '../../runtime/service-deps.js';
+import { getRawVulnReport } from './get-raw-vuln-report.js';
+import { listVulnReports } from './list-vuln-reports.js';
+
+export function vulnReportsV1Service(deps: ServiceDeps): ServiceImpl<typeof VulnerabilitiesService> {
+  return {
+    listVulnReports: (req, ctx) => listVulnReports(deps, req, ctx),
+    getRawVulnReport: (req, ctx) => getRawVulnReport(deps, req, ctx),
+  };
+}
