@@ -93,7 +93,7 @@ describe('vulnerability count reports', { skip: skopeoMissing }, () => {
     const regToken = cliToken(berth, host).token;
     // A, then three moves: B, C and D (C and D on the same day).
     for (const size of [1000, 2000, 3000, 4000]) images.push(await pushToTag(berth, host, regToken, 'tools/app', '1.0', { layers: [size] }));
-    ['A', 'B', 'C', 'D'].forEach((n, i) => names.set(images[i].manifest.digest, n));
+    for (const [i, n] of ['A', 'B', 'C', 'D'].entries()) names.set(images[i].manifest.digest, n);
     const repos = await rest(berth.url, 'GET', `/registry/v2/repos?uidp.children_of=${berth.orgUid}`, { token: owner });
     repoUid = repos.json.repos.find((r: { name: string }) => r.name === 'tools/app').uid;
     // Pushes happen now; the history rows are moved to the week of 2 March 2026.

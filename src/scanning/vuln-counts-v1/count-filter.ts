@@ -36,7 +36,7 @@ export function countFilterOf(req: VulnCountReportFilter, now = Date.now()): Cou
   if (req.references.length > 0) {
     if (req.references.length > MAX_REFERENCES) out.push({ field: 'references', description: `at most ${MAX_REFERENCES}` });
     targets = req.references.slice(0, MAX_REFERENCES).map((r) => ({ repo: r.repo, tag: r.tag }));
-    targets.forEach((t, i) => checkTarget(t, `references[${i}].`, out));
+    for (const [i, t] of targets.entries()) checkTarget(t, `references[${i}].`, out);
   } else {
     targets = [{ repo: req.repo, tag: req.tag }];
     checkTarget(targets[0], '', out);
@@ -53,7 +53,9 @@ export function countFilterOf(req: VulnCountReportFilter, now = Date.now()): Cou
   const seen = new Set<string>();
   targets = targets.filter((t) => {
     const key = `${t.repo}\u0000${t.tag}`;
-    return seen.has(key) ? false : (seen.add(key), true);
+    const fresh = !seen.has(key);
+    seen.add(key);
+    return fresh;
   });
   return { targets, days: daysFrom(first as number, last as number) };
 }
