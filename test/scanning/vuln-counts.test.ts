@@ -33,7 +33,8 @@ interface Item {
   date: string;
   sizeBytes: string;
   digest: string;
-  vulnCounts?: { severity: string; count?: string }[];
+  vulnCounts?: { severity?: string; count?: string }[];
+  scanner?: string;
   cveIds?: string[];
   critCveIds?: string[];
   highCveIds?: string[];
@@ -107,6 +108,11 @@ describe('vulnerability count reports', { skip: skopeoMissing }, () => {
       digests,
       images.map((i) => i.manifest.digest),
     );
+
+    // E: tag 2.0 since 7 March, never scanned.
+    const e = await pushToTag(berth, host, regToken, 'tools/app', '2.0', { layers: [500] });
+    names.set(e.manifest.digest, 'E');
+    await backdateTag(berth, repoUid, '2.0', ['2026-03-07T05:00:00.000Z']);
 
     const env = cliEnv(mkdtempSync(join(tmpdir(), 'berth-counts-')));
     const importReport = async (image: WrittenImage, file: string) => {
@@ -188,9 +194,13 @@ describe('vulnerability count reports', { skip: skopeoMissing }, () => {
       items.map((i) => [i.repo, i.tag, i.date, i.sizeBytes]),
       [0, 0, 1, 1, 3, 3, 3].map((n, d) => ['tools/app', '1.0', `2026-03-0${d + 2}T00:00:00.000Z`, String(images[n].size)]),
     );
-    const byName = (i: Item) => Object.fromEntries((i.vulnCounts ?? []).map((c) => [c.severity, Number(c.count ?? 0)]));
-    assert.deepEqual(byName(items[0]), { CRITICAL: 1, HIGH: 1, MEDIUM: 0, LOW: 1, NEGLIGIBLE: 0, UNKNOWN: 0 });
-    assert.deepEqual(byName(items[6]), { CRITICAL: 0, HIGH: 0, MEDIUM: 1, LOW: 0, NEGLIGIBLE: 1, UNKNOWN: 1 });
+    const bySeverity = (i: Item) => (i.vulnCounts ?? []).map((c) => `${c.severity}=${c.count}`).join(' ');
+    assert.equal(bySeverity(items[0]), 'CRITICAL=1 HIGH=1 MEDIUM=0 LOW=1 NEGLIGIBLE=0 UNKNOWN=0');
+    assert.equal(bySeverity(items[6]), 'CRITICAL=0 HIGH=0 MEDIUM=1 LOW=0 NEGLIGIBLE=1 UNKNOWN=1');
+    assert.deepEqual(
+      items.map((i) => i.scanner),
+      ['GRYPE', 'GRYPE', 'BERTH', 'BERTH', 'GRYPE', 'GRYPE', 'GRYPE'],
+    );
   });
 
   it('unions the ids from the first day in the cumulative report', async () => {
@@ -232,8 +242,8 @@ describe('vulnerability count reports', { skip: skopeoMissing }, () => {
     );
     const all = await counts('repo=tools/app&from=2026-03-07T00:00:00Z&to=2026-03-07T00:00:00Z');
     assert.deepEqual(
-      all.json.items.map((i: Item) => `${i.tag} ${names.get(i.digest)}`),
-      ['1.0 D'],
+      all.json.items.map((i: Item) => `${i.tag} ${names.get(i.digest)} ${i.scanner} ${(i.vulnCounts ?? []).length} ${(i.cveIds ?? []).length}`),
+      ['1.0 D GRYPE 6 3', '2.0 E UNKNOWN 0 0'],
     );
     assert.deepEqual((await counts('repo=tools/none&tag=1.0')).json.items ?? [], []);
   });

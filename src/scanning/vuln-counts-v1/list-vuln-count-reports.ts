@@ -3,7 +3,7 @@
 // day of the range, the vulnerabilities of the report of the digest the tag
 // pointed to at the end of that day. A day on which the tag pointed nowhere
 // (before it existed, or removed) has no item; a digest with no report gives
-// an item with no counts. Cumulative: each day's ids are the union of the
+// an item with no counts and scanner UNKNOWN. Cumulative: each day's ids are the union of the
 // range's days up to it. One answer holds at most MAX_ITEMS items.
 import { create } from '@bufbuild/protobuf';
 import type { HandlerContext } from '@connectrpc/connect';
@@ -16,6 +16,7 @@ import {
   type VulnCountReportList,
   VulnCountReportListSchema,
   VulnCountReportSchema,
+  Scanner_Name,
   Vulnerability_Severity,
 } from '../../gen/berth/registry/v1/vulnerabilities_pb.js';
 import { imagePlatforms, imageSize } from '../../registry/content/image-platforms.js';
@@ -24,7 +25,7 @@ import { tagNamesBefore } from '../../registry/tags/tag-at.js';
 import type { ServiceDeps } from '../../runtime/service-deps.js';
 import type { Executor } from '../../store/transact.js';
 import { reportOfDigest } from '../scanner-reports/report-of-digest.js';
-import type { ReportSeverity } from '../scanner-reports/scanner-report.js';
+import type { ReportSeverity, ScannerName } from '../scanner-reports/scanner-report.js';
 import { visibleReposNamed, type NamedRepo } from '../tag-days/named-repos.js';
 import { tagTimeline } from '../tag-days/tag-timeline.js';
 import { dayStartIso } from '../tag-days/utc-days.js';
@@ -47,15 +48,16 @@ interface DigestFacts {
   size: bigint;
   /** undefined when the digest has no report. */
   ids?: Map<string, ReportSeverity>;
+  scanner?: ScannerName;
 }
 
 async function factsOf(db: Executor, repoUid: string, digest: string): Promise<DigestFacts> {
   const size = (await imageSize(db, repoUid, digest)) ?? (await imagePlatforms(db, repoUid, digest))?.[0]?.size ?? 0;
   const report = await reportOfDigest(db, repoUid, digest);
-  return { size: BigInt(size), ids: report ? addSeverityIds(new Map(), report.vulnerabilities) : undefined };
+  return { size: BigInt(size), ids: report ? addSeverityIds(new Map(), report.vulnerabilities) : undefined, scanner: report?.scanner };
 }
 
-function itemOf(pair: Pair, day: number, digest: string, size: bigint, ids: Map<string, ReportSeverity> | undefined): VulnCountReport {
+function itemOf(pair: Pair, day: number, digest: string, f: DigestFacts, ids: Map<string, ReportSeverity> | undefined): VulnCountReport {
   const bySeverity = new Map<ReportSeverity, string[]>(SEVERITIES.map((s) => [s, []]));
   for (const [id, severity] of ids ?? []) bySeverity.get(severity)?.push(id);
   const sorted = (s: ReportSeverity) => (bySeverity.get(s) ?? []).sort();
@@ -65,7 +67,8 @@ function itemOf(pair: Pair, day: number, digest: string, size: bigint, ids: Map<
     tag: pair.tag,
     date: isoToTimestamp(dayStartIso(day)),
     digest,
-    sizeBytes: size,
+    sizeBytes: f.size,
+    scanner: f.scanner ? Scanner_Name[f.scanner] : Scanner_Name.UNKNOWN,
     vulnCounts: ids ? SEVERITIES.map((s) => ({ severity: Vulnerability_Severity[s], count: BigInt(sorted(s).length) })) : [],
     cveIds: [...(ids?.keys() ?? [])].sort(),
     critCveIds: sorted('CRITICAL'),
@@ -119,7 +122,7 @@ export async function listVulnCountReports(
       }
       if (cumulative && f.ids) for (const [id, s] of f.ids) keepHigher(union, id, s);
       const ids = cumulative ? (f.ids || union.size > 0 ? new Map(union) : undefined) : f.ids;
-      items.push(itemOf(pair, day, digest, f.size, ids));
+      items.push(itemOf(pair, day, digest, f, ids));
     }
   }
   return create(VulnCountReportListSchema, { items });
