@@ -13,11 +13,12 @@ import { Capability } from '../../gen/berth/capabilities/v1/capabilities_pb.js';
 import type { Executor } from '../../store/transact.js';
 import { reportOfDigest, type DigestReport } from '../scanner-reports/report-of-digest.js';
 import { visibleReposNamed, type NamedRepo } from '../tag-days/named-repos.js';
-import { tagTimeline, type TagTimeline } from '../tag-days/tag-timeline.js';
+import { MAX_RANGE_RECORDS, tagTimeline, type TagTimeline } from '../tag-days/tag-timeline.js';
 import { dayOfIso, dayStartIso } from '../tag-days/utc-days.js';
 import { advisoriesNaming, advisoryFor, resolutionsWithin } from './advisory-resolutions.js';
 import { imagePackageNames } from './image-packages.js';
 import type { ResolvedRequest } from './resolved-request.js';
+import { badResolvedVulnsRequest } from './resolved-vulns-errors.js';
 import { firstSeverities, severitiesOf, type StoredSeverity } from './vuln-severities.js';
 
 /** What the caller must hold at a repo for its images to be read. */
@@ -54,7 +55,15 @@ export async function resolvedByDay(ex: Executor, caller: Caller, req: ResolvedR
   const repos = await visibleReposNamed(ex, caller, RESOLVED_CAPS, [...new Set(req.refs.map((r) => r.repo))]);
   const pairs: Pair[] = [];
   for (const ref of req.refs) {
-    for (const repo of repos.filter((r) => r.name === ref.repo)) pairs.push({ repo, timeline: await tagTimeline(ex, repo.uid, ref.tag, req.days) });
+    for (const repo of repos.filter((r) => r.name === ref.repo)) {
+      const timeline = await tagTimeline(ex, repo.uid, ref.tag, req.days);
+      if (timeline.truncated) {
+        throw badResolvedVulnsRequest([
+          { field: 'start_time', description: `${repo.name}:${ref.tag} moved more than ${MAX_RANGE_RECORDS} times in the range: shorten it` },
+        ]);
+      }
+      pairs.push({ repo, timeline });
+    }
   }
 
   const reports = new Map<string, Promise<DigestReport | undefined>>();

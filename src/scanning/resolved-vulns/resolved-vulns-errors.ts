@@ -11,7 +11,7 @@ export const badResolvedVulnsRequest = defineError(
     name: 'badResolvedVulnsRequest',
     code: Code.InvalidArgument,
     detail: 'BadRequest',
-    when: 'ListResolvedVulnsReports without image_refs, start_time or end_time, with start after end, a range over 366 days, too many repos or tags, or an over-long name',
+    when: 'ListResolvedVulnsReports without image_refs, start_time or end_time, with start after end, a range over 366 days, too many repos, tags or advisory events, an over-long name, or a tag that moved more than 20,000 times in the range',
   },
   (violations: FieldViolation[]) => invalidArgument(ADVISORY_FEED_DOMAIN, violations),
 );

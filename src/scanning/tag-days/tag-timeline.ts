@@ -24,7 +24,7 @@ export interface TagTimeline {
   /** Every digest the tag pointed to during each day (at its start and after each move). */
   during: Map<number, string[]>;
   moves: TagMove[];
-  /** True when the range held more than MAX_RANGE_RECORDS records and the rest were not read. */
+  /** True when the range held more than MAX_RANGE_RECORDS records and the rest were not read (callers refuse the request). */
   truncated: boolean;
 }
 

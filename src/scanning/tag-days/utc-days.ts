@@ -11,7 +11,7 @@ const MIN_DAY = Math.ceil(-62_135_596_800_000 / DAY_MS);
 const MAX_DAY = Math.floor(253_402_300_799_999 / DAY_MS);
 
 /** The UTC day of a timestamp, or undefined when it lies outside years 1–9999. */
-export function dayOf(ts: Timestamp): number | undefined {
+export function dayOf(ts: Pick<Timestamp, 'seconds' | 'nanos'>): number | undefined {
   const ms = Number(ts.seconds) * 1000 + Math.floor(ts.nanos / 1_000_000);
   if (!Number.isFinite(ms)) return undefined;
   const day = Math.floor(ms / DAY_MS);

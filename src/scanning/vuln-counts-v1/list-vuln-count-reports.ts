@@ -27,7 +27,7 @@ import type { Executor } from '../../store/transact.js';
 import { reportOfDigest } from '../scanner-reports/report-of-digest.js';
 import type { ReportSeverity, ScannerName } from '../scanner-reports/scanner-report.js';
 import { visibleReposNamed, type NamedRepo } from '../tag-days/named-repos.js';
-import { tagTimeline } from '../tag-days/tag-timeline.js';
+import { MAX_RANGE_RECORDS, tagTimeline } from '../tag-days/tag-timeline.js';
 import { dayStartIso } from '../tag-days/utc-days.js';
 import { countFilterOf } from './count-filter.js';
 import { addSeverityIds, keepHigher } from './severity-ids.js';
@@ -110,6 +110,10 @@ export async function listVulnCountReports(
   const items: VulnCountReport[] = [];
   for (const pair of pairs) {
     const timeline = await tagTimeline(db, pair.repo.uid, pair.tag, filter.days);
+    if (timeline.truncated)
+      throw badVulnCountRequest([
+        { field: 'from', description: `${pair.repo.name}:${pair.tag} moved more than ${MAX_RANGE_RECORDS} times in the range: shorten it` },
+      ]);
     const union = new Map<string, ReportSeverity>();
     for (const day of filter.days) {
       const digest = timeline.endOfDay.get(day) ?? '';

@@ -11,7 +11,7 @@ export const badVulnCountRequest = defineError(
     name: 'badVulnCountRequest',
     code: Code.InvalidArgument,
     detail: 'BadRequest',
-    when: 'a vulnerability count request with no repo, an over-long name, from after to, a range over 366 days, or more items than one answer holds',
+    when: 'a vulnerability count request with no repo, an over-long name, from after to, a range over 366 days, more items than one answer holds, or a tag that moved more than 20,000 times in the range',
   },
   (violations: FieldViolation[]) => invalidArgument(REGISTRY_DOMAIN, violations),
 );
