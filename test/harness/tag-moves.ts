@@ -11,8 +11,16 @@ import { sqlQuery } from './database.js';
 import { type ImageSpec, type WrittenImage, writeImage } from './oci-layout.js';
 import { creds, skopeo } from './skopeo.js';
 
-/** Pushes a new image to `<org>/<repo>:<tag>` (moving the tag); returns it. */
-export async function pushToTag(berth: Berth, host: string, regToken: string, repo: string, tag: string, spec: ImageSpec): Promise<WrittenImage> {
+/** Pushes a new image to `<org>/<repo>:<tag>` (moving the tag; org: the test's organization by default); returns it. */
+export async function pushToTag(
+  berth: Berth,
+  host: string,
+  regToken: string,
+  repo: string,
+  tag: string,
+  spec: ImageSpec,
+  org = berth.orgName,
+): Promise<WrittenImage> {
   const layout = mkdtempSync(join(tmpdir(), 'berth-moves-'));
   const image = await writeImage(layout, tag, spec);
   const pushed = await skopeo([
@@ -20,7 +28,7 @@ export async function pushToTag(berth: Berth, host: string, regToken: string, re
     '--preserve-digests',
     ...creds('dest', '_token', regToken),
     `oci:${layout}:${tag}`,
-    `docker://${host}/${berth.orgName}/${repo}:${tag}`,
+    `docker://${host}/${org}/${repo}:${tag}`,
   ]);
   assert.equal(pushed.code, 0, pushed.stderr);
   return image;

@@ -4,7 +4,8 @@
 // scans import` (and Berth's own report for one, which is preferred), then
 // ListVulnCountReports and ListCumulativeVulnCountReports over REST and gRPC:
 // one item per day from the day the tag appeared, the digest at the end of
-// each day, ids by severity, cumulative unions; the 366-day cap; and callers
+// each day, ids by severity, cumulative unions; a repo name in two
+// organizations answered for both; the 366-day cap; and callers
 // without vuln_report.list on the repo (no token, a sibling group, another
 // organization) see nothing.
 import assert from 'node:assert/strict';
@@ -274,5 +275,29 @@ describe('vulnerability count reports', { skip: skopeoMissing }, () => {
       }
     }
     assert.equal((await counts(WEEK, viewer)).json.items.length, 7);
+  });
+
+  it('answers a repo name held by two organizations with both', async () => {
+    const second = `second-${Date.now()}`;
+    const org = (await rest(berth.url, 'POST', '/iam/v2/groups', { token: owner, body: { name: second } })).json.uid as string;
+    const host = registryHost(berth);
+    const image = await pushToTag(berth, host, cliToken(berth, host).token, 'tools/app', '1.0', { layers: [700] }, second);
+    const repos = await rest(berth.url, 'GET', `/registry/v2/repos?uidp.children_of=${org}`, { token: owner });
+    const otherRepo = repos.json.repos.find((r: { name: string }) => r.name === 'tools/app').uid as string;
+    await backdateTag(berth, otherRepo, '1.0', ['2026-03-07T01:00:00.000Z']);
+    const r = await counts('repo=tools/app&tag=1.0&from=2026-03-07T00:00:00Z&to=2026-03-07T00:00:00Z');
+    assert.deepEqual(
+      r.json.items.map((i: Item & { repoId: string }) => [i.repoId, i.digest]).sort(),
+      [
+        [repoUid, images[3].manifest.digest],
+        [otherRepo, image.manifest.digest],
+      ].sort(),
+    );
+    // Someone bound only in the first organization sees its repo alone.
+    const viewer = await (await identityWithKeys(berth, owner, berth.orgUid, 'viewer')).tokenFor(berth.url);
+    assert.deepEqual(
+      (await counts('repo=tools/app&tag=1.0&from=2026-03-07T00:00:00Z&to=2026-03-07T00:00:00Z', viewer)).json.items.map((i: { repoId: string }) => i.repoId),
+      [repoUid],
+    );
   });
 });
