@@ -49,6 +49,8 @@ import { vulnReportV1Methods } from '../scanning/report-v1/service.js';
 import type { ServiceDeps } from '../runtime/service-deps.js';
 import { SecurityAdvisoryService } from '../gen/berth/advisory/v2/advisory_pb.js';
 import { securityAdvisoryService } from '../vulnerabilities/feed/service.js';
+import { SecurityAdvisoryService as SecurityAdvisoryV1Service } from '../gen/berth/advisory/v1/advisory_pb.js';
+import { resolvedVulnsMethods, resolvedVulnsV1Service } from '../scanning/resolved-vulns/list-resolved-vulns.js';
 
 /**
  * A served service: its descriptor (what reflection, the docs and the access
@@ -89,5 +91,10 @@ export const SERVICES: readonly ServiceEntry[] = [
   entry(SubscriptionsV1Service, subscriptionsV1Service),
   entry(AdvisoriesService, advisoriesService),
   entry(AdvisoriesV1Service, advisoriesV1Service),
-  entry(SecurityAdvisoryService, securityAdvisoryService, (deps) => ({ requireToken: deps.feedRequiresAuth })),
+  entry(
+    SecurityAdvisoryService,
+    (deps) => ({ ...securityAdvisoryService(deps), ...resolvedVulnsMethods(deps) }),
+    (deps) => ({ requireToken: deps.feedRequiresAuth }),
+  ),
+  entry(SecurityAdvisoryV1Service, resolvedVulnsV1Service),
 ];

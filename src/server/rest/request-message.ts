@@ -10,6 +10,7 @@ import { badBody } from '../errors.js';
 import { maskFromJsonKeys } from '../../core/field-mask.js';
 import type { RestRoute } from './route-table.js';
 import { capabilityJsonValue, isCapabilityField } from './capability-json.js';
+import { queryMessageType, queryMessageValue } from './query-messages.js';
 
 const MAX_QUERY_PARAMS = 100;
 
@@ -76,6 +77,18 @@ function queryToJson(schema: DescMessage, query: URLSearchParams, domain: string
         continue;
       }
       const path = [...parts.slice(0, i), f.name].join('.');
+      if (f.fieldKind === 'list' && f.listKind === 'message' && queryMessageType(f.message.typeName)) {
+        let item: JsonObject;
+        try {
+          item = queryMessageValue(f.message.typeName, raw);
+        } catch (err) {
+          throw badRequest(domain, [{ field: path, description: (err as Error).message }]);
+        }
+        const list = (target[f.jsonName] as JsonValue[] | undefined) ?? [];
+        list.push(withoutUnknownFields(f.message, item));
+        target[f.jsonName] = list;
+        continue;
+      }
       const value = isFieldMask(f) ? camelMask(raw) : f.fieldKind === 'message' ? raw : queryValue(f, raw, path, domain);
       if (isFieldMask(f) && typeof target[f.jsonName] === 'string') {
         target[f.jsonName] = `${target[f.jsonName] as string},${value as string}`; // updateMask=a&updateMask=b

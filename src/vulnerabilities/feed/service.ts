@@ -7,7 +7,8 @@ import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { listVulnerabilityMetadata } from '../metadata/list-metadata.js';
 import { listDocuments } from './list-documents.js';
 
-export function securityAdvisoryService(deps: ServiceDeps): ServiceImpl<typeof SecurityAdvisoryService> {
+/** The feed's methods; ListResolvedVulnsReports reads images, so it is scanning's (joined in src/server/services.ts). */
+export function securityAdvisoryService(deps: ServiceDeps): Omit<ServiceImpl<typeof SecurityAdvisoryService>, 'listResolvedVulnsReports'> {
   return {
     listDocuments: (req) => listDocuments(deps.store, req),
     listVulnerabilityMetadata: (req) => listVulnerabilityMetadata(deps, req),

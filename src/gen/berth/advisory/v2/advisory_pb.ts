@@ -15,7 +15,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file berth/advisory/v2/advisory.proto.
  */
 export const file_berth_advisory_v2_advisory: GenFile = /*@__PURE__*/
-  fileDesc("CiBiZXJ0aC9hZHZpc29yeS92Mi9hZHZpc29yeS5wcm90bxIRYmVydGguYWR2aXNvcnkudjIiMAoUTGlzdERvY3VtZW50c1JlcXVlc3QSCgoCaWQYASABKAkSDAoEY3ZlcxgCIAMoCSJMChVMaXN0RG9jdW1lbnRzUmVzcG9uc2USMwoJZG9jdW1lbnRzGAEgAygLMhsuYmVydGguYWR2aXNvcnkudjIuRG9jdW1lbnRCA+BBAyJPCghEb2N1bWVudBIKCgJpZBgBIAEoCRI3CgphZHZpc29yaWVzGAIgAygLMiMuYmVydGguYWR2aXNvcnkudjIuRG9jdW1lbnRBZHZpc29yeSJ8ChBEb2N1bWVudEFkdmlzb3J5EgoKAmlkGAEgASgJEjAKBmV2ZW50cxgCIAMoCzIgLmJlcnRoLmFkdmlzb3J5LnYyLkRvY3VtZW50RXZlbnQSDwoHYWxpYXNlcxgDIAMoCRIZChFwYWNrYWdlX25hbWVzcGFjZRgEIAEoCSKbBAoNRG9jdW1lbnRFdmVudBItCgl0aW1lc3RhbXAYASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wElMKG3RydWVfcG9zaXRpdmVfZGV0ZXJtaW5hdGlvbhgKIAEoCzIsLmJlcnRoLmFkdmlzb3J5LnYyLlRydWVQb3NpdGl2ZURldGVybWluYXRpb25IABJVChxmYWxzZV9wb3NpdGl2ZV9kZXRlcm1pbmF0aW9uGAsgASgLMi0uYmVydGguYWR2aXNvcnkudjIuRmFsc2VQb3NpdGl2ZURldGVybWluYXRpb25IABIpCgVmaXhlZBgMIAEoCzIYLmJlcnRoLmFkdmlzb3J5LnYyLkZpeGVkSAASMQoJZGV0ZWN0aW9uGA0gASgLMhwuYmVydGguYWR2aXNvcnkudjIuRGV0ZWN0aW9uSAASRQoUYW5hbHlzaXNfbm90X3BsYW5uZWQYDiABKAsyJS5iZXJ0aC5hZHZpc29yeS52Mi5BbmFseXNpc05vdFBsYW5uZWRIABI7Cg9maXhfbm90X3BsYW5uZWQYDyABKAsyIC5iZXJ0aC5hZHZpc29yeS52Mi5GaXhOb3RQbGFubmVkSAASRQoUcGVuZGluZ191cHN0cmVhbV9maXgYECABKAsyJS5iZXJ0aC5hZHZpc29yeS52Mi5QZW5kaW5nVXBzdHJlYW1GaXhIAEIGCgRkYXRhIoIBCiBMaXN0VnVsbmVyYWJpbGl0eU1ldGFkYXRhUmVxdWVzdBIKCgJpZBgBIAEoCRILCgNpZHMYAiADKAkSEQoJcGFnZV9zaXplGAogASgFEhIKCnBhZ2VfdG9rZW4YCyABKAkSEAoIb3JkZXJfYnkYDCABKAkSDAoEc2tpcBgNIAEoBSLGAQohTGlzdFZ1bG5lcmFiaWxpdHlNZXRhZGF0YVJlc3BvbnNlEk0KFnZ1bG5lcmFiaWxpdHlfbWV0YWRhdGEYASADKAsyKC5iZXJ0aC5hZHZpc29yeS52Mi5WdWxuZXJhYmlsaXR5TWV0YWRhdGFCA+BBAxIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkSGAoLdG90YWxfY291bnQYAyABKANIAIgBARIPCgdza2lwcGVkGAQgASgFQg4KDF90b3RhbF9jb3VudCKoAQoVVnVsbmVyYWJpbGl0eU1ldGFkYXRhEgoKAmlkGAEgASgJEg8KB3N1bW1hcnkYAiABKAkSDwoHZGV0YWlscxgDIAEoCRIwCgpyZWZlcmVuY2VzGAQgAygLMhwuYmVydGguYWR2aXNvcnkudjIuUmVmZXJlbmNlEi8KCnNldmVyaXRpZXMYBSADKAsyGy5iZXJ0aC5hZHZpc29yeS52Mi5TZXZlcml0eSKdAgoJUmVmZXJlbmNlEi8KBHR5cGUYASABKA4yIS5iZXJ0aC5hZHZpc29yeS52Mi5SZWZlcmVuY2UuVHlwZRILCgN1cmwYAiABKAki0QEKBFR5cGUSFAoQVFlQRV9VTlNQRUNJRklFRBAAEhEKDVRZUEVfQURWSVNPUlkQARIQCgxUWVBFX0FSVElDTEUQAhISCg5UWVBFX0RFVEVDVElPThADEhMKD1RZUEVfRElTQ1VTU0lPThAEEg8KC1RZUEVfUkVQT1JUEAUSDAoIVFlQRV9GSVgQBhITCg9UWVBFX0lOVFJPRFVDRUQQBxIQCgxUWVBFX1BBQ0tBR0UQCBIRCg1UWVBFX0VWSURFTkNFEAkSDAoIVFlQRV9XRUIQCiKdAQoIU2V2ZXJpdHkSLgoEdHlwZRgBIAEoDjIgLmJlcnRoLmFkdmlzb3J5LnYyLlNldmVyaXR5LlR5cGUSDQoFc2NvcmUYAiABKAkiUgoEVHlwZRIUChBUWVBFX1VOU1BFQ0lGSUVEEAASEAoMVFlQRV9DVlNTX1YyEAESEAoMVFlQRV9DVlNTX1YzEAISEAoMVFlQRV9DVlNTX1Y0EAMiKQoZVHJ1ZVBvc2l0aXZlRGV0ZXJtaW5hdGlvbhIMCgRub3RlGAEgASgJItQDChpGYWxzZVBvc2l0aXZlRGV0ZXJtaW5hdGlvbhJACgR0eXBlGAEgASgOMjIuYmVydGguYWR2aXNvcnkudjIuRmFsc2VQb3NpdGl2ZURldGVybWluYXRpb24uVHlwZRIMCgRub3RlGAIgASgJIuUCCgRUeXBlEhQKEFRZUEVfVU5TUEVDSUZJRUQQABIwCixUWVBFX1ZVTE5FUkFCSUxJVFlfUkVDT1JEX0FOQUxZU0lTX0NPTlRFU1RFRBABEikKJVRZUEVfQ09NUE9ORU5UX1ZVTE5FUkFCSUxJVFlfTUlTTUFUQ0gQAhIpCiVUWVBFX1ZVTE5FUkFCTEVfQ09ERV9WRVJTSU9OX05PVF9VU0VEEAMSMAosVFlQRV9WVUxORVJBQkxFX0NPREVfTk9UX0lOQ0xVREVEX0lOX1BBQ0tBR0UQBBIuCipUWVBFX1ZVTE5FUkFCTEVfQ09ERV9OT1RfSU5fRVhFQ1VUSU9OX1BBVEgQBRI6CjZUWVBFX1ZVTE5FUkFCTEVfQ09ERV9DQU5OT1RfQkVfQ09OVFJPTExFRF9CWV9BRFZFUlNBUlkQBhIhCh1UWVBFX0lOTElORV9NSVRJR0FUSU9OU19FWElTVBAHImoKBUZpeGVkEhUKDWZpeGVkX3ZlcnNpb24YASABKAkSFwoPc2Nhbm5lcl92ZXJzaW9uGAIgASgJEhYKDmdyeXBlX2RiX2J1aWx0GAMgASgJEhkKEWdyeXBlX2RiX2NoZWNrc3VtGAQgASgJItsECglEZXRlY3Rpb24SQgoGbnZkYXBpGAEgASgLMjAuYmVydGguYWR2aXNvcnkudjIuRGV0ZWN0aW9uLkRldGVjdGlvblR5cGVOVkRBUElIABJCCgZtYW51YWwYAiABKAsyMC5iZXJ0aC5hZHZpc29yeS52Mi5EZXRlY3Rpb24uRGV0ZWN0aW9uVHlwZU1hbnVhbEgAEkIKBnNjYW52MRgDIAEoCzIwLmJlcnRoLmFkdmlzb3J5LnYyLkRldGVjdGlvbi5EZXRlY3Rpb25UeXBlU2NhblYxSAAaPgoTRGV0ZWN0aW9uVHlwZU5WREFQSRIUCgxjcGVfc2VhcmNoZWQYASABKAkSEQoJY3BlX2ZvdW5kGAIgASgJGhUKE0RldGVjdGlvblR5cGVNYW51YWwaogIKE0RldGVjdGlvblR5cGVTY2FuVjESDwoHc2Nhbm5lchgBIAEoCRIXCg9zdWJwYWNrYWdlX25hbWUYAiABKAkSFAoMY29tcG9uZW50X2lkGAMgASgJEhYKDmNvbXBvbmVudF9uYW1lGAQgASgJEhkKEWNvbXBvbmVudF92ZXJzaW9uGAUgASgJEhYKDmNvbXBvbmVudF90eXBlGAYgASgJEhoKEmNvbXBvbmVudF9sb2NhdGlvbhgHIAEoCRIYChBhcnRpZmFjdF92ZXJzaW9uGAggASgJEhcKD3NjYW5uZXJfdmVyc2lvbhgJIAEoCRIWCg5ncnlwZV9kYl9idWlsdBgKIAEoCRIZChFncnlwZV9kYl9jaGVja3N1bRgLIAEoCUIGCgR0eXBlIiIKEkFuYWx5c2lzTm90UGxhbm5lZBIMCgRub3RlGAEgASgJIh0KDUZpeE5vdFBsYW5uZWQSDAoEbm90ZRgBIAEoCSIiChJQZW5kaW5nVXBzdHJlYW1GaXgSDAoEbm90ZRgBIAEoCTLSAgoXU2VjdXJpdHlBZHZpc29yeVNlcnZpY2USiAEKDUxpc3REb2N1bWVudHMSJy5iZXJ0aC5hZHZpc29yeS52Mi5MaXN0RG9jdW1lbnRzUmVxdWVzdBooLmJlcnRoLmFkdmlzb3J5LnYyLkxpc3REb2N1bWVudHNSZXNwb25zZSIkirUYAgoAgtPkkwIYEhYvYWR2aXNvcnkvdjIvZG9jdW1lbnRzEqsBChlMaXN0VnVsbmVyYWJpbGl0eU1ldGFkYXRhEjMuYmVydGguYWR2aXNvcnkudjIuTGlzdFZ1bG5lcmFiaWxpdHlNZXRhZGF0YVJlcXVlc3QaNC5iZXJ0aC5hZHZpc29yeS52Mi5MaXN0VnVsbmVyYWJpbGl0eU1ldGFkYXRhUmVzcG9uc2UiI4q1GAIKAILT5JMCFxIVL2Fkdmlzb3J5L3YyL21ldGFkYXRhYgZwcm90bzM", [file_berth_annotations_v1_annotations, file_google_api_annotations, file_google_api_field_behavior, file_google_protobuf_timestamp]);
+  fileDesc("CiBiZXJ0aC9hZHZpc29yeS92Mi9hZHZpc29yeS5wcm90bxIRYmVydGguYWR2aXNvcnkudjIiMAoUTGlzdERvY3VtZW50c1JlcXVlc3QSCgoCaWQYASABKAkSDAoEY3ZlcxgCIAMoCSJMChVMaXN0RG9jdW1lbnRzUmVzcG9uc2USMwoJZG9jdW1lbnRzGAEgAygLMhsuYmVydGguYWR2aXNvcnkudjIuRG9jdW1lbnRCA+BBAyJPCghEb2N1bWVudBIKCgJpZBgBIAEoCRI3CgphZHZpc29yaWVzGAIgAygLMiMuYmVydGguYWR2aXNvcnkudjIuRG9jdW1lbnRBZHZpc29yeSJ8ChBEb2N1bWVudEFkdmlzb3J5EgoKAmlkGAEgASgJEjAKBmV2ZW50cxgCIAMoCzIgLmJlcnRoLmFkdmlzb3J5LnYyLkRvY3VtZW50RXZlbnQSDwoHYWxpYXNlcxgDIAMoCRIZChFwYWNrYWdlX25hbWVzcGFjZRgEIAEoCSKbBAoNRG9jdW1lbnRFdmVudBItCgl0aW1lc3RhbXAYASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wElMKG3RydWVfcG9zaXRpdmVfZGV0ZXJtaW5hdGlvbhgKIAEoCzIsLmJlcnRoLmFkdmlzb3J5LnYyLlRydWVQb3NpdGl2ZURldGVybWluYXRpb25IABJVChxmYWxzZV9wb3NpdGl2ZV9kZXRlcm1pbmF0aW9uGAsgASgLMi0uYmVydGguYWR2aXNvcnkudjIuRmFsc2VQb3NpdGl2ZURldGVybWluYXRpb25IABIpCgVmaXhlZBgMIAEoCzIYLmJlcnRoLmFkdmlzb3J5LnYyLkZpeGVkSAASMQoJZGV0ZWN0aW9uGA0gASgLMhwuYmVydGguYWR2aXNvcnkudjIuRGV0ZWN0aW9uSAASRQoUYW5hbHlzaXNfbm90X3BsYW5uZWQYDiABKAsyJS5iZXJ0aC5hZHZpc29yeS52Mi5BbmFseXNpc05vdFBsYW5uZWRIABI7Cg9maXhfbm90X3BsYW5uZWQYDyABKAsyIC5iZXJ0aC5hZHZpc29yeS52Mi5GaXhOb3RQbGFubmVkSAASRQoUcGVuZGluZ191cHN0cmVhbV9maXgYECABKAsyJS5iZXJ0aC5hZHZpc29yeS52Mi5QZW5kaW5nVXBzdHJlYW1GaXhIAEIGCgRkYXRhIoIBCiBMaXN0VnVsbmVyYWJpbGl0eU1ldGFkYXRhUmVxdWVzdBIKCgJpZBgBIAEoCRILCgNpZHMYAiADKAkSEQoJcGFnZV9zaXplGAogASgFEhIKCnBhZ2VfdG9rZW4YCyABKAkSEAoIb3JkZXJfYnkYDCABKAkSDAoEc2tpcBgNIAEoBSLGAQohTGlzdFZ1bG5lcmFiaWxpdHlNZXRhZGF0YVJlc3BvbnNlEk0KFnZ1bG5lcmFiaWxpdHlfbWV0YWRhdGEYASADKAsyKC5iZXJ0aC5hZHZpc29yeS52Mi5WdWxuZXJhYmlsaXR5TWV0YWRhdGFCA+BBAxIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkSGAoLdG90YWxfY291bnQYAyABKANIAIgBARIPCgdza2lwcGVkGAQgASgFQg4KDF90b3RhbF9jb3VudCKoAQoVVnVsbmVyYWJpbGl0eU1ldGFkYXRhEgoKAmlkGAEgASgJEg8KB3N1bW1hcnkYAiABKAkSDwoHZGV0YWlscxgDIAEoCRIwCgpyZWZlcmVuY2VzGAQgAygLMhwuYmVydGguYWR2aXNvcnkudjIuUmVmZXJlbmNlEi8KCnNldmVyaXRpZXMYBSADKAsyGy5iZXJ0aC5hZHZpc29yeS52Mi5TZXZlcml0eSKdAgoJUmVmZXJlbmNlEi8KBHR5cGUYASABKA4yIS5iZXJ0aC5hZHZpc29yeS52Mi5SZWZlcmVuY2UuVHlwZRILCgN1cmwYAiABKAki0QEKBFR5cGUSFAoQVFlQRV9VTlNQRUNJRklFRBAAEhEKDVRZUEVfQURWSVNPUlkQARIQCgxUWVBFX0FSVElDTEUQAhISCg5UWVBFX0RFVEVDVElPThADEhMKD1RZUEVfRElTQ1VTU0lPThAEEg8KC1RZUEVfUkVQT1JUEAUSDAoIVFlQRV9GSVgQBhITCg9UWVBFX0lOVFJPRFVDRUQQBxIQCgxUWVBFX1BBQ0tBR0UQCBIRCg1UWVBFX0VWSURFTkNFEAkSDAoIVFlQRV9XRUIQCiKdAQoIU2V2ZXJpdHkSLgoEdHlwZRgBIAEoDjIgLmJlcnRoLmFkdmlzb3J5LnYyLlNldmVyaXR5LlR5cGUSDQoFc2NvcmUYAiABKAkiUgoEVHlwZRIUChBUWVBFX1VOU1BFQ0lGSUVEEAASEAoMVFlQRV9DVlNTX1YyEAESEAoMVFlQRV9DVlNTX1YzEAISEAoMVFlQRV9DVlNTX1Y0EAMiKQoZVHJ1ZVBvc2l0aXZlRGV0ZXJtaW5hdGlvbhIMCgRub3RlGAEgASgJItQDChpGYWxzZVBvc2l0aXZlRGV0ZXJtaW5hdGlvbhJACgR0eXBlGAEgASgOMjIuYmVydGguYWR2aXNvcnkudjIuRmFsc2VQb3NpdGl2ZURldGVybWluYXRpb24uVHlwZRIMCgRub3RlGAIgASgJIuUCCgRUeXBlEhQKEFRZUEVfVU5TUEVDSUZJRUQQABIwCixUWVBFX1ZVTE5FUkFCSUxJVFlfUkVDT1JEX0FOQUxZU0lTX0NPTlRFU1RFRBABEikKJVRZUEVfQ09NUE9ORU5UX1ZVTE5FUkFCSUxJVFlfTUlTTUFUQ0gQAhIpCiVUWVBFX1ZVTE5FUkFCTEVfQ09ERV9WRVJTSU9OX05PVF9VU0VEEAMSMAosVFlQRV9WVUxORVJBQkxFX0NPREVfTk9UX0lOQ0xVREVEX0lOX1BBQ0tBR0UQBBIuCipUWVBFX1ZVTE5FUkFCTEVfQ09ERV9OT1RfSU5fRVhFQ1VUSU9OX1BBVEgQBRI6CjZUWVBFX1ZVTE5FUkFCTEVfQ09ERV9DQU5OT1RfQkVfQ09OVFJPTExFRF9CWV9BRFZFUlNBUlkQBhIhCh1UWVBFX0lOTElORV9NSVRJR0FUSU9OU19FWElTVBAHImoKBUZpeGVkEhUKDWZpeGVkX3ZlcnNpb24YASABKAkSFwoPc2Nhbm5lcl92ZXJzaW9uGAIgASgJEhYKDmdyeXBlX2RiX2J1aWx0GAMgASgJEhkKEWdyeXBlX2RiX2NoZWNrc3VtGAQgASgJItsECglEZXRlY3Rpb24SQgoGbnZkYXBpGAEgASgLMjAuYmVydGguYWR2aXNvcnkudjIuRGV0ZWN0aW9uLkRldGVjdGlvblR5cGVOVkRBUElIABJCCgZtYW51YWwYAiABKAsyMC5iZXJ0aC5hZHZpc29yeS52Mi5EZXRlY3Rpb24uRGV0ZWN0aW9uVHlwZU1hbnVhbEgAEkIKBnNjYW52MRgDIAEoCzIwLmJlcnRoLmFkdmlzb3J5LnYyLkRldGVjdGlvbi5EZXRlY3Rpb25UeXBlU2NhblYxSAAaPgoTRGV0ZWN0aW9uVHlwZU5WREFQSRIUCgxjcGVfc2VhcmNoZWQYASABKAkSEQoJY3BlX2ZvdW5kGAIgASgJGhUKE0RldGVjdGlvblR5cGVNYW51YWwaogIKE0RldGVjdGlvblR5cGVTY2FuVjESDwoHc2Nhbm5lchgBIAEoCRIXCg9zdWJwYWNrYWdlX25hbWUYAiABKAkSFAoMY29tcG9uZW50X2lkGAMgASgJEhYKDmNvbXBvbmVudF9uYW1lGAQgASgJEhkKEWNvbXBvbmVudF92ZXJzaW9uGAUgASgJEhYKDmNvbXBvbmVudF90eXBlGAYgASgJEhoKEmNvbXBvbmVudF9sb2NhdGlvbhgHIAEoCRIYChBhcnRpZmFjdF92ZXJzaW9uGAggASgJEhcKD3NjYW5uZXJfdmVyc2lvbhgJIAEoCRIWCg5ncnlwZV9kYl9idWlsdBgKIAEoCRIZChFncnlwZV9kYl9jaGVja3N1bRgLIAEoCUIGCgR0eXBlIiIKEkFuYWx5c2lzTm90UGxhbm5lZBIMCgRub3RlGAEgASgJIh0KDUZpeE5vdFBsYW5uZWQSDAoEbm90ZRgBIAEoCSIiChJQZW5kaW5nVXBzdHJlYW1GaXgSDAoEbm90ZRgBIAEoCSK/AQofTGlzdFJlc29sdmVkVnVsbnNSZXBvcnRzUmVxdWVzdBI0CgppbWFnZV9yZWZzGAEgAygLMhsuYmVydGguYWR2aXNvcnkudjIuSW1hZ2VSZWZCA+BBAhIzCgpzdGFydF90aW1lGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEID4EECEjEKCGVuZF90aW1lGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEID4EECIisKCEltYWdlUmVmEhEKBHJlcG8YASABKAlCA+BBAhIMCgR0YWdzGAIgAygJIm8KIExpc3RSZXNvbHZlZFZ1bG5zUmVwb3J0c1Jlc3BvbnNlEksKFnJlc29sdmVkX3Z1bG5zX3JlcG9ydHMYASADKAsyJi5iZXJ0aC5hZHZpc29yeS52Mi5SZXNvbHZlZFZ1bG5zUmVwb3J0QgPgQQMieAoTUmVzb2x2ZWRWdWxuc1JlcG9ydBIoCgRkYXRlGAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI3Cg5yZXNvbHZlZF92dWxucxgCIAMoCzIfLmJlcnRoLmFkdmlzb3J5LnYyLlJlc29sdmVkVnVsbiJhCgxSZXNvbHZlZFZ1bG4SCgoCaWQYASABKAkSDwoHYWxpYXNlcxgCIAMoCRI0Cg9jdnNzX3NldmVyaXRpZXMYAyADKAsyGy5iZXJ0aC5hZHZpc29yeS52Mi5TZXZlcml0eTKYBAoXU2VjdXJpdHlBZHZpc29yeVNlcnZpY2USiAEKDUxpc3REb2N1bWVudHMSJy5iZXJ0aC5hZHZpc29yeS52Mi5MaXN0RG9jdW1lbnRzUmVxdWVzdBooLmJlcnRoLmFkdmlzb3J5LnYyLkxpc3REb2N1bWVudHNSZXNwb25zZSIkirUYAgoAgtPkkwIYEhYvYWR2aXNvcnkvdjIvZG9jdW1lbnRzEqsBChlMaXN0VnVsbmVyYWJpbGl0eU1ldGFkYXRhEjMuYmVydGguYWR2aXNvcnkudjIuTGlzdFZ1bG5lcmFiaWxpdHlNZXRhZGF0YVJlcXVlc3QaNC5iZXJ0aC5hZHZpc29yeS52Mi5MaXN0VnVsbmVyYWJpbGl0eU1ldGFkYXRhUmVzcG9uc2UiI4q1GAIKAILT5JMCFxIVL2Fkdmlzb3J5L3YyL21ldGFkYXRhEsMBChhMaXN0UmVzb2x2ZWRWdWxuc1JlcG9ydHMSMi5iZXJ0aC5hZHZpc29yeS52Mi5MaXN0UmVzb2x2ZWRWdWxuc1JlcG9ydHNSZXF1ZXN0GjMuYmVydGguYWR2aXNvcnkudjIuTGlzdFJlc29sdmVkVnVsbnNSZXBvcnRzUmVzcG9uc2UiPpACAYq1GA4SDAoI9AzFDM8MzQwQAYLT5JMCIxIhL2Fkdmlzb3J5L3YyL2ltYWdlcy9yZXNvbHZlZFZ1bG5zYgZwcm90bzM", [file_berth_annotations_v1_annotations, file_google_api_annotations, file_google_api_field_behavior, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message berth.advisory.v2.ListDocumentsRequest
@@ -759,6 +759,137 @@ export const PendingUpstreamFixSchema: GenMessage<PendingUpstreamFix> = /*@__PUR
   messageDesc(file_berth_advisory_v2_advisory, 16);
 
 /**
+ * @generated from message berth.advisory.v2.ListResolvedVulnsReportsRequest
+ */
+export type ListResolvedVulnsReportsRequest = Message<"berth.advisory.v2.ListResolvedVulnsReportsRequest"> & {
+  /**
+   * @generated from field: repeated berth.advisory.v2.ImageRef image_refs = 1;
+   */
+  imageRefs: ImageRef[];
+
+  /**
+   * Inclusive: its UTC day is the first.
+   *
+   * @generated from field: google.protobuf.Timestamp start_time = 2;
+   */
+  startTime?: Timestamp | undefined;
+
+  /**
+   * Inclusive: its UTC day is the last.
+   *
+   * @generated from field: google.protobuf.Timestamp end_time = 3;
+   */
+  endTime?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message berth.advisory.v2.ListResolvedVulnsReportsRequest.
+ * Use `create(ListResolvedVulnsReportsRequestSchema)` to create a new message.
+ */
+export const ListResolvedVulnsReportsRequestSchema: GenMessage<ListResolvedVulnsReportsRequest> = /*@__PURE__*/
+  messageDesc(file_berth_advisory_v2_advisory, 17);
+
+/**
+ * @generated from message berth.advisory.v2.ImageRef
+ */
+export type ImageRef = Message<"berth.advisory.v2.ImageRef"> & {
+  /**
+   * A repo's name (e.g. "tools/app"), in every organization the caller sees it.
+   *
+   * @generated from field: string repo = 1;
+   */
+  repo: string;
+
+  /**
+   * "latest" when empty.
+   *
+   * @generated from field: repeated string tags = 2;
+   */
+  tags: string[];
+};
+
+/**
+ * Describes the message berth.advisory.v2.ImageRef.
+ * Use `create(ImageRefSchema)` to create a new message.
+ */
+export const ImageRefSchema: GenMessage<ImageRef> = /*@__PURE__*/
+  messageDesc(file_berth_advisory_v2_advisory, 18);
+
+/**
+ * @generated from message berth.advisory.v2.ListResolvedVulnsReportsResponse
+ */
+export type ListResolvedVulnsReportsResponse = Message<"berth.advisory.v2.ListResolvedVulnsReportsResponse"> & {
+  /**
+   * One per UTC day of the range, ascending.
+   *
+   * @generated from field: repeated berth.advisory.v2.ResolvedVulnsReport resolved_vulns_reports = 1;
+   */
+  resolvedVulnsReports: ResolvedVulnsReport[];
+};
+
+/**
+ * Describes the message berth.advisory.v2.ListResolvedVulnsReportsResponse.
+ * Use `create(ListResolvedVulnsReportsResponseSchema)` to create a new message.
+ */
+export const ListResolvedVulnsReportsResponseSchema: GenMessage<ListResolvedVulnsReportsResponse> = /*@__PURE__*/
+  messageDesc(file_berth_advisory_v2_advisory, 19);
+
+/**
+ * @generated from message berth.advisory.v2.ResolvedVulnsReport
+ */
+export type ResolvedVulnsReport = Message<"berth.advisory.v2.ResolvedVulnsReport"> & {
+  /**
+   * The day (its midnight, UTC).
+   *
+   * @generated from field: google.protobuf.Timestamp date = 1;
+   */
+  date?: Timestamp | undefined;
+
+  /**
+   * @generated from field: repeated berth.advisory.v2.ResolvedVuln resolved_vulns = 2;
+   */
+  resolvedVulns: ResolvedVuln[];
+};
+
+/**
+ * Describes the message berth.advisory.v2.ResolvedVulnsReport.
+ * Use `create(ResolvedVulnsReportSchema)` to create a new message.
+ */
+export const ResolvedVulnsReportSchema: GenMessage<ResolvedVulnsReport> = /*@__PURE__*/
+  messageDesc(file_berth_advisory_v2_advisory, 20);
+
+/**
+ * @generated from message berth.advisory.v2.ResolvedVuln
+ */
+export type ResolvedVuln = Message<"berth.advisory.v2.ResolvedVuln"> & {
+  /**
+   * The CGA advisory id when one is known, else the vulnerability id.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: repeated string aliases = 2;
+   */
+  aliases: string[];
+
+  /**
+   * From the vulnerability metadata; a single TYPE_UNSPECIFIED entry when it has none.
+   *
+   * @generated from field: repeated berth.advisory.v2.Severity cvss_severities = 3;
+   */
+  cvssSeverities: Severity[];
+};
+
+/**
+ * Describes the message berth.advisory.v2.ResolvedVuln.
+ * Use `create(ResolvedVulnSchema)` to create a new message.
+ */
+export const ResolvedVulnSchema: GenMessage<ResolvedVuln> = /*@__PURE__*/
+  messageDesc(file_berth_advisory_v2_advisory, 21);
+
+/**
  * The advisory feed: the imported advisories as documents per origin package
  * (approved events only) and vulnerability metadata. Served without
  * authentication, as deployed; a server run with --feed-requires-auth asks
@@ -782,6 +913,24 @@ export const SecurityAdvisoryService: GenService<{
     methodKind: "unary";
     input: typeof ListVulnerabilityMetadataRequestSchema;
     output: typeof ListVulnerabilityMetadataResponseSchema;
+  },
+  /**
+   * For each UTC day of [start_time, end_time] (inclusive, at most 366 days,
+   * ascending, empty days included): the vulnerabilities resolved that day in
+   * the images named — present in the report of the digest a tag pointed to
+   * before a move that day and absent from the report of the digest after
+   * it, and advisories of the images' packages with an approved fixed or
+   * false positive event that day. Unscoped: only repos where the caller
+   * holds all four capabilities are read. Over REST, image_refs is Berth's
+   * extension: imageRefs=<repo>[:<tag>[,<tag>…]] or imageRefs=<JSON object>,
+   * repeated.
+   *
+   * @generated from rpc berth.advisory.v2.SecurityAdvisoryService.ListResolvedVulnsReports
+   */
+  listResolvedVulnsReports: {
+    methodKind: "unary";
+    input: typeof ListResolvedVulnsReportsRequestSchema;
+    output: typeof ListResolvedVulnsReportsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_berth_advisory_v2_advisory, 0);

@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file berth/registry/v1/vulnerabilities.proto.
  */
 export const file_berth_registry_v1_vulnerabilities: GenFile = /*@__PURE__*/
-  fileDesc("CidiZXJ0aC9yZWdpc3RyeS92MS92dWxuZXJhYmlsaXRpZXMucHJvdG8SEWJlcnRoLnJlZ2lzdHJ5LnYxIrIBCgdTY2FubmVyEi0KBG5hbWUYASABKA4yHy5iZXJ0aC5yZWdpc3RyeS52MS5TY2FubmVyLk5hbWUSDwoHdmVyc2lvbhgCIAEoCRIxCg1kYl9idWlsZF90aW1lGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCI0CgROYW1lEgsKB1VOS05PV04QABIJCgVHUllQRRABEgkKBVRSSVZZEAISCQoFQkVSVEgQAyKgAQoQVnVsblJlcG9ydEZpbHRlchIPCgdyZXBvX2lkGAEgASgJEg4KBmRpZ2VzdBgCIAEoCRILCgN0YWcYAyABKAkSKwoHc2Nhbm5lchgEIAEoCzIaLmJlcnRoLnJlZ2lzdHJ5LnYxLlNjYW5uZXISMQoNY3JlYXRlZF9zaW5jZRgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiPgoOVnVsblJlcG9ydExpc3QSLAoFaXRlbXMYASADKAsyHS5iZXJ0aC5yZWdpc3RyeS52MS5WdWxuUmVwb3J0IrQBCgpWdWxuUmVwb3J0Eg4KBmRpZ2VzdBgBIAEoCRIrCgdzY2FubmVyGAIgASgLMhouYmVydGgucmVnaXN0cnkudjEuU2Nhbm5lchIuCgpjcmVhdGVkX2F0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI5Cg92dWxuZXJhYmlsaXRpZXMYBCADKAsyIC5iZXJ0aC5yZWdpc3RyeS52MS5WdWxuZXJhYmlsaXR5IpYDCg1WdWxuZXJhYmlsaXR5EgoKAmlkGAEgASgJEg8KB2FsaWFzZXMYAiADKAkSDQoFcHVybHMYAyADKAkSEwoLZGVzY3JpcHRpb24YBCABKAkSDwoHZGV0YWlscxgFIAEoCRI7CghzZXZlcml0eRgGIAEoDjIpLmJlcnRoLnJlZ2lzdHJ5LnYxLlZ1bG5lcmFiaWxpdHkuU2V2ZXJpdHkSJQoEY3ZzcxgHIAMoCzIXLmJlcnRoLnJlZ2lzdHJ5LnYxLkN2c3MSIwoDZml4GAggASgLMhYuYmVydGgucmVnaXN0cnkudjEuRml4EhQKDHJlbGF0ZWRfdXJscxgJIAMoCRIRCglsb2NhdGlvbnMYCiADKAkSKwoHcGFja2FnZRgLIAEoCzIaLmJlcnRoLnJlZ2lzdHJ5LnYxLlBhY2thZ2UiVAoIU2V2ZXJpdHkSCwoHVU5LTk9XThAAEgcKA0xPVxABEgoKBk1FRElVTRACEggKBEhJR0gQAxIMCghDUklUSUNBTBAEEg4KCk5FR0xJR0lCTEUQBSImCgRDdnNzEg0KBXNjb3JlGAEgASgJEg8KB3ZlcnNpb24YAiABKAkiggEKA0ZpeBIQCgh2ZXJzaW9ucxgBIAMoCRIrCgVzdGF0ZRgCIAEoDjIcLmJlcnRoLnJlZ2lzdHJ5LnYxLkZpeC5TdGF0ZSI8CgVTdGF0ZRILCgdVTktOT1dOEAASCQoFRklYRUQQARINCglOT1RfRklYRUQQAhIMCghXT05UX0ZJWBADIkQKB1BhY2thZ2USDAoEbmFtZRgBIAEoCRIPCgd2ZXJzaW9uGAIgASgJEgwKBHB1cmwYAyABKAkSDAoEdHlwZRgEIAEoCSKLAQoXR2V0UmF3VnVsblJlcG9ydFJlcXVlc3QSDgoGZGlnZXN0GAEgASgJEjAKB3NjYW5uZXIYAiABKA4yHy5iZXJ0aC5yZWdpc3RyeS52MS5TY2FubmVyLk5hbWUSLgoKY3JlYXRlZF9hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAirQEKDVJhd1Z1bG5SZXBvcnQSDgoGZGlnZXN0GAEgASgJEjAKB3NjYW5uZXIYAiABKA4yHy5iZXJ0aC5yZWdpc3RyeS52MS5TY2FubmVyLk5hbWUSLgoKY3JlYXRlZF9hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKcmF3X3JlcG9ydBgEIAEoCRIWCg5yYXdfcmVwb3J0X3VybBgFIAEoCTK5AgoWVnVsbmVyYWJpbGl0aWVzU2VydmljZRKIAQoPTGlzdFZ1bG5SZXBvcnRzEiMuYmVydGgucmVnaXN0cnkudjEuVnVsblJlcG9ydEZpbHRlchohLmJlcnRoLnJlZ2lzdHJ5LnYxLlZ1bG5SZXBvcnRMaXN0Ii2KtRgIEgYKAv0MEAGC0+STAhsSGS9yZWdpc3RyeS92MS92dWxuX3JlcG9ydHMSkwEKEEdldFJhd1Z1bG5SZXBvcnQSKi5iZXJ0aC5yZWdpc3RyeS52MS5HZXRSYXdWdWxuUmVwb3J0UmVxdWVzdBogLmJlcnRoLnJlZ2lzdHJ5LnYxLlJhd1Z1bG5SZXBvcnQiMYq1GAgSBgoC/QwQAYLT5JMCHxIdL3JlZ2lzdHJ5L3YxL3Z1bG5fcmVwb3J0cy9yYXdiBnByb3RvMw", [file_berth_annotations_v1_annotations, file_google_api_annotations, file_google_protobuf_timestamp]);
+  fileDesc("CidiZXJ0aC9yZWdpc3RyeS92MS92dWxuZXJhYmlsaXRpZXMucHJvdG8SEWJlcnRoLnJlZ2lzdHJ5LnYxIrIBCgdTY2FubmVyEi0KBG5hbWUYASABKA4yHy5iZXJ0aC5yZWdpc3RyeS52MS5TY2FubmVyLk5hbWUSDwoHdmVyc2lvbhgCIAEoCRIxCg1kYl9idWlsZF90aW1lGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCI0CgROYW1lEgsKB1VOS05PV04QABIJCgVHUllQRRABEgkKBVRSSVZZEAISCQoFQkVSVEgQAyKgAQoQVnVsblJlcG9ydEZpbHRlchIPCgdyZXBvX2lkGAEgASgJEg4KBmRpZ2VzdBgCIAEoCRILCgN0YWcYAyABKAkSKwoHc2Nhbm5lchgEIAEoCzIaLmJlcnRoLnJlZ2lzdHJ5LnYxLlNjYW5uZXISMQoNY3JlYXRlZF9zaW5jZRgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiPgoOVnVsblJlcG9ydExpc3QSLAoFaXRlbXMYASADKAsyHS5iZXJ0aC5yZWdpc3RyeS52MS5WdWxuUmVwb3J0IrQBCgpWdWxuUmVwb3J0Eg4KBmRpZ2VzdBgBIAEoCRIrCgdzY2FubmVyGAIgASgLMhouYmVydGgucmVnaXN0cnkudjEuU2Nhbm5lchIuCgpjcmVhdGVkX2F0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI5Cg92dWxuZXJhYmlsaXRpZXMYBCADKAsyIC5iZXJ0aC5yZWdpc3RyeS52MS5WdWxuZXJhYmlsaXR5IpYDCg1WdWxuZXJhYmlsaXR5EgoKAmlkGAEgASgJEg8KB2FsaWFzZXMYAiADKAkSDQoFcHVybHMYAyADKAkSEwoLZGVzY3JpcHRpb24YBCABKAkSDwoHZGV0YWlscxgFIAEoCRI7CghzZXZlcml0eRgGIAEoDjIpLmJlcnRoLnJlZ2lzdHJ5LnYxLlZ1bG5lcmFiaWxpdHkuU2V2ZXJpdHkSJQoEY3ZzcxgHIAMoCzIXLmJlcnRoLnJlZ2lzdHJ5LnYxLkN2c3MSIwoDZml4GAggASgLMhYuYmVydGgucmVnaXN0cnkudjEuRml4EhQKDHJlbGF0ZWRfdXJscxgJIAMoCRIRCglsb2NhdGlvbnMYCiADKAkSKwoHcGFja2FnZRgLIAEoCzIaLmJlcnRoLnJlZ2lzdHJ5LnYxLlBhY2thZ2UiVAoIU2V2ZXJpdHkSCwoHVU5LTk9XThAAEgcKA0xPVxABEgoKBk1FRElVTRACEggKBEhJR0gQAxIMCghDUklUSUNBTBAEEg4KCk5FR0xJR0lCTEUQBSImCgRDdnNzEg0KBXNjb3JlGAEgASgJEg8KB3ZlcnNpb24YAiABKAkiggEKA0ZpeBIQCgh2ZXJzaW9ucxgBIAMoCRIrCgVzdGF0ZRgCIAEoDjIcLmJlcnRoLnJlZ2lzdHJ5LnYxLkZpeC5TdGF0ZSI8CgVTdGF0ZRILCgdVTktOT1dOEAASCQoFRklYRUQQARINCglOT1RfRklYRUQQAhIMCghXT05UX0ZJWBADIkQKB1BhY2thZ2USDAoEbmFtZRgBIAEoCRIPCgd2ZXJzaW9uGAIgASgJEgwKBHB1cmwYAyABKAkSDAoEdHlwZRgEIAEoCSKLAQoXR2V0UmF3VnVsblJlcG9ydFJlcXVlc3QSDgoGZGlnZXN0GAEgASgJEjAKB3NjYW5uZXIYAiABKA4yHy5iZXJ0aC5yZWdpc3RyeS52MS5TY2FubmVyLk5hbWUSLgoKY3JlYXRlZF9hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAirQEKDVJhd1Z1bG5SZXBvcnQSDgoGZGlnZXN0GAEgASgJEjAKB3NjYW5uZXIYAiABKA4yHy5iZXJ0aC5yZWdpc3RyeS52MS5TY2FubmVyLk5hbWUSLgoKY3JlYXRlZF9hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKcmF3X3JlcG9ydBgEIAEoCRIWCg5yYXdfcmVwb3J0X3VybBgFIAEoCSLFAQoVVnVsbkNvdW50UmVwb3J0RmlsdGVyEgwKBHJlcG8YASABKAkSCwoDdGFnGAIgASgJEigKBGZyb20YAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiYKAnRvGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI/CgpyZWZlcmVuY2VzGAUgAygLMisuYmVydGgucmVnaXN0cnkudjEuVnVsbkNvdW50UmVwb3J0UmVmZXJlbmNlIjUKGFZ1bG5Db3VudFJlcG9ydFJlZmVyZW5jZRIMCgRyZXBvGAEgASgJEgsKA3RhZxgCIAEoCSJIChNWdWxuQ291bnRSZXBvcnRMaXN0EjEKBWl0ZW1zGAEgAygLMiIuYmVydGgucmVnaXN0cnkudjEuVnVsbkNvdW50UmVwb3J0IowDCg9WdWxuQ291bnRSZXBvcnQSDAoEcmVwbxgBIAEoCRILCgN0YWcYAiABKAkSKAoEZGF0ZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKc2l6ZV9ieXRlcxgEIAEoAxIxCgt2dWxuX2NvdW50cxgFIAMoCzIcLmJlcnRoLnJlZ2lzdHJ5LnYxLlZ1bG5Db3VudBIPCgdjdmVfaWRzGAYgAygJEhMKC2xvd19jdmVfaWRzGAcgAygJEhMKC21lZF9jdmVfaWRzGAggAygJEhQKDGhpZ2hfY3ZlX2lkcxgJIAMoCRIUCgxjcml0X2N2ZV9pZHMYCiADKAkSGgoSbmVnbGlnaWJsZV9jdmVfaWRzGAsgAygJEhcKD3Vua25vd25fY3ZlX2lkcxgMIAMoCRIPCgdyZXBvX2lkGA0gASgJEg4KBmRpZ2VzdBgOIAEoCRIwCgdzY2FubmVyGA8gASgOMh8uYmVydGgucmVnaXN0cnkudjEuU2Nhbm5lci5OYW1lIlcKCVZ1bG5Db3VudBI7CghzZXZlcml0eRgBIAEoDjIpLmJlcnRoLnJlZ2lzdHJ5LnYxLlZ1bG5lcmFiaWxpdHkuU2V2ZXJpdHkSDQoFY291bnQYAiABKAMykAUKFlZ1bG5lcmFiaWxpdGllc1NlcnZpY2USiAEKD0xpc3RWdWxuUmVwb3J0cxIjLmJlcnRoLnJlZ2lzdHJ5LnYxLlZ1bG5SZXBvcnRGaWx0ZXIaIS5iZXJ0aC5yZWdpc3RyeS52MS5WdWxuUmVwb3J0TGlzdCItirUYCBIGCgL9DBABgtPkkwIbEhkvcmVnaXN0cnkvdjEvdnVsbl9yZXBvcnRzEpMBChBHZXRSYXdWdWxuUmVwb3J0EiouYmVydGgucmVnaXN0cnkudjEuR2V0UmF3VnVsblJlcG9ydFJlcXVlc3QaIC5iZXJ0aC5yZWdpc3RyeS52MS5SYXdWdWxuUmVwb3J0IjGKtRgIEgYKAv0MEAGC0+STAh8SHS9yZWdpc3RyeS92MS92dWxuX3JlcG9ydHMvcmF3Ep4BChRMaXN0VnVsbkNvdW50UmVwb3J0cxIoLmJlcnRoLnJlZ2lzdHJ5LnYxLlZ1bG5Db3VudFJlcG9ydEZpbHRlchomLmJlcnRoLnJlZ2lzdHJ5LnYxLlZ1bG5Db3VudFJlcG9ydExpc3QiNIq1GAgSBgoC/QwQAYLT5JMCIhIgL3JlZ2lzdHJ5L3YxL3Z1bG5fcmVwb3J0cy9jb3VudHMSswEKHkxpc3RDdW11bGF0aXZlVnVsbkNvdW50UmVwb3J0cxIoLmJlcnRoLnJlZ2lzdHJ5LnYxLlZ1bG5Db3VudFJlcG9ydEZpbHRlchomLmJlcnRoLnJlZ2lzdHJ5LnYxLlZ1bG5Db3VudFJlcG9ydExpc3QiP4q1GAgSBgoC/QwQAYLT5JMCLRIrL3JlZ2lzdHJ5L3YxL3Z1bG5fcmVwb3J0cy9jb3VudHNfY3VtdWxhdGl2ZWIGcHJvdG8z", [file_berth_annotations_v1_annotations, file_google_api_annotations, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message berth.registry.v1.Scanner
@@ -467,6 +467,219 @@ export const RawVulnReportSchema: GenMessage<RawVulnReport> = /*@__PURE__*/
   messageDesc(file_berth_registry_v1_vulnerabilities, 9);
 
 /**
+ * @generated from message berth.registry.v1.VulnCountReportFilter
+ */
+export type VulnCountReportFilter = Message<"berth.registry.v1.VulnCountReportFilter"> & {
+  /**
+   * A repo's name (e.g. "tools/app"); required unless references are given.
+   *
+   * @generated from field: string repo = 1;
+   */
+  repo: string;
+
+  /**
+   * One tag; every tag of the repo when empty.
+   *
+   * @generated from field: string tag = 2;
+   */
+  tag: string;
+
+  /**
+   * The first UTC day (default: 29 days before `to`).
+   *
+   * @generated from field: google.protobuf.Timestamp from = 3;
+   */
+  from?: Timestamp | undefined;
+
+  /**
+   * The last UTC day, inclusive (default: today).
+   *
+   * @generated from field: google.protobuf.Timestamp to = 4;
+   */
+  to?: Timestamp | undefined;
+
+  /**
+   * Repo and tag pairs; when given, repo and tag are ignored. A repeated
+   * message: settable over gRPC and Connect only.
+   *
+   * @generated from field: repeated berth.registry.v1.VulnCountReportReference references = 5;
+   */
+  references: VulnCountReportReference[];
+};
+
+/**
+ * Describes the message berth.registry.v1.VulnCountReportFilter.
+ * Use `create(VulnCountReportFilterSchema)` to create a new message.
+ */
+export const VulnCountReportFilterSchema: GenMessage<VulnCountReportFilter> = /*@__PURE__*/
+  messageDesc(file_berth_registry_v1_vulnerabilities, 10);
+
+/**
+ * @generated from message berth.registry.v1.VulnCountReportReference
+ */
+export type VulnCountReportReference = Message<"berth.registry.v1.VulnCountReportReference"> & {
+  /**
+   * @generated from field: string repo = 1;
+   */
+  repo: string;
+
+  /**
+   * @generated from field: string tag = 2;
+   */
+  tag: string;
+};
+
+/**
+ * Describes the message berth.registry.v1.VulnCountReportReference.
+ * Use `create(VulnCountReportReferenceSchema)` to create a new message.
+ */
+export const VulnCountReportReferenceSchema: GenMessage<VulnCountReportReference> = /*@__PURE__*/
+  messageDesc(file_berth_registry_v1_vulnerabilities, 11);
+
+/**
+ * @generated from message berth.registry.v1.VulnCountReportList
+ */
+export type VulnCountReportList = Message<"berth.registry.v1.VulnCountReportList"> & {
+  /**
+   * @generated from field: repeated berth.registry.v1.VulnCountReport items = 1;
+   */
+  items: VulnCountReport[];
+};
+
+/**
+ * Describes the message berth.registry.v1.VulnCountReportList.
+ * Use `create(VulnCountReportListSchema)` to create a new message.
+ */
+export const VulnCountReportListSchema: GenMessage<VulnCountReportList> = /*@__PURE__*/
+  messageDesc(file_berth_registry_v1_vulnerabilities, 12);
+
+/**
+ * @generated from message berth.registry.v1.VulnCountReport
+ */
+export type VulnCountReport = Message<"berth.registry.v1.VulnCountReport"> & {
+  /**
+   * The repo's name.
+   *
+   * @generated from field: string repo = 1;
+   */
+  repo: string;
+
+  /**
+   * @generated from field: string tag = 2;
+   */
+  tag: string;
+
+  /**
+   * The UTC day (its midnight).
+   *
+   * @generated from field: google.protobuf.Timestamp date = 3;
+   */
+  date?: Timestamp | undefined;
+
+  /**
+   * The image's bytes (config plus layers; amd64 of an index, else its first image).
+   *
+   * @generated from field: int64 size_bytes = 4;
+   */
+  sizeBytes: bigint;
+
+  /**
+   * One entry per severity, most severe first, when a report was counted;
+   * none when the digest has no report.
+   *
+   * @generated from field: repeated berth.registry.v1.VulnCount vuln_counts = 5;
+   */
+  vulnCounts: VulnCount[];
+
+  /**
+   * Distinct ids (the CVE id when the report gives one), sorted.
+   *
+   * @generated from field: repeated string cve_ids = 6;
+   */
+  cveIds: string[];
+
+  /**
+   * @generated from field: repeated string low_cve_ids = 7;
+   */
+  lowCveIds: string[];
+
+  /**
+   * @generated from field: repeated string med_cve_ids = 8;
+   */
+  medCveIds: string[];
+
+  /**
+   * @generated from field: repeated string high_cve_ids = 9;
+   */
+  highCveIds: string[];
+
+  /**
+   * @generated from field: repeated string crit_cve_ids = 10;
+   */
+  critCveIds: string[];
+
+  /**
+   * @generated from field: repeated string negligible_cve_ids = 11;
+   */
+  negligibleCveIds: string[];
+
+  /**
+   * @generated from field: repeated string unknown_cve_ids = 12;
+   */
+  unknownCveIds: string[];
+
+  /**
+   * Berth's additions: the repo's uid (a name may exist in several
+   * organizations) and the digest the tag pointed to.
+   *
+   * @generated from field: string repo_id = 13;
+   */
+  repoId: string;
+
+  /**
+   * @generated from field: string digest = 14;
+   */
+  digest: string;
+
+  /**
+   * The scanner of the report counted (Berth's own when there is one, else
+   * the newest); UNKNOWN when the digest has no report.
+   *
+   * @generated from field: berth.registry.v1.Scanner.Name scanner = 15;
+   */
+  scanner: Scanner_Name;
+};
+
+/**
+ * Describes the message berth.registry.v1.VulnCountReport.
+ * Use `create(VulnCountReportSchema)` to create a new message.
+ */
+export const VulnCountReportSchema: GenMessage<VulnCountReport> = /*@__PURE__*/
+  messageDesc(file_berth_registry_v1_vulnerabilities, 13);
+
+/**
+ * @generated from message berth.registry.v1.VulnCount
+ */
+export type VulnCount = Message<"berth.registry.v1.VulnCount"> & {
+  /**
+   * @generated from field: berth.registry.v1.Vulnerability.Severity severity = 1;
+   */
+  severity: Vulnerability_Severity;
+
+  /**
+   * @generated from field: int64 count = 2;
+   */
+  count: bigint;
+};
+
+/**
+ * Describes the message berth.registry.v1.VulnCount.
+ * Use `create(VulnCountSchema)` to create a new message.
+ */
+export const VulnCountSchema: GenMessage<VulnCount> = /*@__PURE__*/
+  messageDesc(file_berth_registry_v1_vulnerabilities, 14);
+
+/**
  * The v1 vulnerability reports of image digests: the reports scanners made
  * (Grype JSON, Trivy JSON, pushed as a referrer of the image or imported with
  * `berth images scans import`), stored raw beside Berth's own. Both methods
@@ -497,6 +710,30 @@ export const VulnerabilitiesService: GenService<{
     methodKind: "unary";
     input: typeof GetRawVulnReportRequestSchema;
     output: typeof RawVulnReportSchema;
+  },
+  /**
+   * One item per repo, tag and UTC day of [from, to] (at most 366 days): the
+   * vulnerabilities of the report of the digest the tag pointed to at the end
+   * of that day. Repos are matched by name among those where the caller holds
+   * vuln_report.list (a name in several organizations gives each).
+   *
+   * @generated from rpc berth.registry.v1.VulnerabilitiesService.ListVulnCountReports
+   */
+  listVulnCountReports: {
+    methodKind: "unary";
+    input: typeof VulnCountReportFilterSchema;
+    output: typeof VulnCountReportListSchema;
+  },
+  /**
+   * As ListVulnCountReports, but each day's id lists (and counts) are the
+   * union of every day from `from` through that day.
+   *
+   * @generated from rpc berth.registry.v1.VulnerabilitiesService.ListCumulativeVulnCountReports
+   */
+  listCumulativeVulnCountReports: {
+    methodKind: "unary";
+    input: typeof VulnCountReportFilterSchema;
+    output: typeof VulnCountReportListSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_berth_registry_v1_vulnerabilities, 0);
