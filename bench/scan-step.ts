@@ -1,10 +1,11 @@
 // One measured step of bench:scan, in a process of its own so its peak RSS is
-// its own (process.resourceUsage().maxRSS): prints one JSON line
-// {ms, maxRssKiB, …} on stdout.
+// its own: prints one JSON line {ms, maxRssKiB, …} on stdout. The peak is
+// Linux's VmHWM, which starts afresh at exec; getrusage's maxrss carries the
+// forking parent's over exec, so it would report the bench's own peak.
 //   node-floor LAYER…           each gzip layer read, gunzipped and its tar entries drained
 //                               (node:zlib + tar-stream), nothing else done
 //   inventory OUT.json LAYER…   inventoryLayers over the layer files; the inventory is written to OUT.json
-import { createReadStream, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { extract } from 'tar-stream';
@@ -22,6 +23,17 @@ async function drain(file: string): Promise<number> {
   });
   await pipeline(createReadStream(file), createGunzip(), tar);
   return entries;
+}
+
+/** This process's peak RSS in KiB. */
+function peakRssKiB(): number {
+  try {
+    const m = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'));
+    if (m) return Number(m[1]);
+  } catch {
+    // Not Linux: getrusage's figure, the parent's peak included.
+  }
+  return process.resourceUsage().maxRSS;
 }
 
 const [mode, ...rest] = process.argv.slice(2);
@@ -44,4 +56,4 @@ if (mode === 'node-floor') {
   extra = { packages: inventory.packages.length, skipped: inventory.skipped.length };
 } else throw new Error(`unknown step ${mode}`);
 const ms = performance.now() - started;
-process.stdout.write(`${JSON.stringify({ ms, maxRssKiB: process.resourceUsage().maxRSS, ...extra })}\n`);
+process.stdout.write(`${JSON.stringify({ ms, maxRssKiB: peakRssKiB(), ...extra })}\n`);
