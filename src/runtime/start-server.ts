@@ -19,6 +19,7 @@ import { DeliveryWorker } from '../events/delivery-worker/delivery-worker.js';
 import { scanJobKinds } from '../scanning/jobs/job-kinds.js';
 import { scanObserver } from '../scanning/jobs/scan-observer.js';
 import { ScanWorker } from '../scanning/jobs/scan-worker.js';
+import { AdvisoryFollower } from '../scanning/reports/advisory-follower.js';
 
 export interface ServeOptions {
   host: string;
@@ -133,6 +134,8 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     );
     // Every instance with a registry scans (they share the jobs through the database).
     if (blobs) runtime.addWorker(new ScanWorker({ store, blobs, logger: opts.logger, kinds: scanKinds }));
+    // Reports follow advisory changes: the images they touch are queued for a re-match.
+    if (blobs) runtime.addWorker(new AdvisoryFollower({ store, logger: opts.logger }));
   } catch (err) {
     await Promise.all([api?.close(0), registry?.close(0)]);
     if (runtime) await runtime.stop();

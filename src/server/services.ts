@@ -45,6 +45,7 @@ import { tagsService } from '../registry/tags/service.js';
 import { registryV1Service } from '../registry/tag-history-v1/service.js';
 import { vulnReportsV1Service } from '../scanning/vuln-reports-v1/service.js';
 import { sbomV1Methods } from '../scanning/sbom-v1/service.js';
+import { vulnReportV1Methods } from '../scanning/report-v1/service.js';
 import type { ServiceDeps } from '../runtime/service-deps.js';
 import { SecurityAdvisoryService } from '../gen/berth/advisory/v2/advisory_pb.js';
 import { securityAdvisoryService } from '../vulnerabilities/feed/service.js';
@@ -72,7 +73,7 @@ export const SERVICES: readonly ServiceEntry[] = [
   entry(ReposService, reposService),
   entry(TagsService, tagsService),
   entry(ImagesService, imagesService),
-  entry(RegistryService, (deps) => ({ ...registryV1Service(deps), ...sbomV1Methods(deps) })),
+  entry(RegistryService, (deps) => ({ ...registryV1Service(deps), ...sbomV1Methods(deps), ...vulnReportV1Methods(deps) })),
   entry(VulnerabilitiesService, vulnReportsV1Service),
   entry(RolesService, rolesService, () => ({ preflights: rolePreflights })),
   entry(RoleBindingsService, roleBindingsService),

@@ -18,6 +18,7 @@ const WRITERS: Record<string, string> = {
   role_bindings: 'iam/role-bindings/write-binding.ts',
   scan_inventories: 'scanning/inventories/inventory-writer.ts',
   scan_packages: 'scanning/inventories/inventory-writer.ts',
+  scan_inventory_keys: 'scanning/inventories/inventory-writer.ts',
   tags: 'registry/tags/tag-writer.ts',
   // What matching reads of the advisories, and the log of what changed in it.
   advisory_affected: 'vulnerabilities/affected/range-writer.ts',

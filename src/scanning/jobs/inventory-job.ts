@@ -1,7 +1,8 @@
 // The 'inventory' job: reads an image manifest's layers from the blob store
 // through the inventory reader (inventory-layers.ts), merges the SBOMs
 // attached to it, and stores the result (inventory-writer.ts) as the run
-// finishes. Inventories are content-addressed: one per manifest digest,
+// finishes, queueing its report's 'rematch' job in the same transaction.
+// Inventories are content-addressed: one per manifest digest,
 // whichever repos hold it. An index needs none (its children are images),
 // nor does a referrer; a manifest no longer stored anywhere is done with
 // nothing to write.
@@ -11,7 +12,9 @@ import { parseManifest } from '../../registry/content/manifest.js';
 import { writeInventory } from '../inventories/inventory-writer.js';
 import { inventoryLayers } from '../inventory/inventory-layers.js';
 import { inventoryFromSbom, mergeInventories } from '../inventory/sbom-documents.js';
+import { REMATCH_JOB } from '../reports/rematch-job.js';
 import { attachedSboms } from './attached-sboms.js';
+import { enqueueScanJob } from './enqueue-job.js';
 import type { JobContext, JobKind, JobOutcome } from './job-kind.js';
 import { layerSources } from './layer-sources.js';
 
@@ -46,7 +49,11 @@ async function run(ctx: JobContext): Promise<JobOutcome> {
   if (fromSboms.length > 0) inventory = mergeInventories(inventory, ...fromSboms);
   inventory = { ...inventory, skipped: [...skipped, ...attached.skipped, ...inventory.skipped] };
   return {
-    write: (tx) => writeInventory(tx, digest, inventory, { sboms: attached.sboms.map((s) => s.digest) }),
+    write: async (tx) => {
+      await writeInventory(tx, digest, inventory, { sboms: attached.sboms.map((s) => s.digest) });
+      // Its report: matched from the stored inventory, in its own job (src/scanning/reports/).
+      await enqueueScanJob(tx, REMATCH_JOB, digest, { again: true });
+    },
   };
 }
 

@@ -40,6 +40,11 @@ export interface JobOutcome {
 export interface JobKind {
   /** The jobs (kind, digest) a manifest just created calls for, if any; runs in the push's transaction. */
   triggeredBy?(manifest: CreatedManifest): string[];
+  /**
+   * A new manifest queues the job again even when it ran for that digest
+   * before: what it does depends on which repos hold the digest (a report per repo).
+   */
+  requeue?: boolean;
   /** Reads what it needs (outside any transaction) and returns what to write. A throw is a failed run, retried with backoff. */
   run(ctx: JobContext): Promise<JobOutcome>;
 }

@@ -6,11 +6,13 @@ import { INVENTORY_JOB, inventoryJob } from './inventory-job.js';
 import type { JobKind } from './job-kind.js';
 import { SBOM_REFERRER_JOB, sbomReferrerJob } from './sbom-referrer-job.js';
 import { SCANNER_REPORT_JOB, scannerReportJob } from '../scanner-reports/scanner-report-job.js';
+import { REMATCH_JOB, rematchJob } from '../reports/rematch-job.js';
 
 export function scanJobKinds(): Map<string, JobKind> {
   return new Map<string, JobKind>([
     [INVENTORY_JOB, inventoryJob],
     [SBOM_REFERRER_JOB, sbomReferrerJob],
     [SCANNER_REPORT_JOB, scannerReportJob],
+    [REMATCH_JOB, rematchJob],
   ]);
 }

@@ -10,7 +10,7 @@ import { jobsFor } from './jobs-for.js';
 export function scanObserver(kinds: ReadonlyMap<string, JobKind>): ManifestObserver {
   return {
     async manifestCreated(tx: Tx, manifest: CreatedManifest): Promise<void> {
-      for (const [kind, digest] of jobsFor(kinds, manifest)) await enqueueScanJob(tx, kind, digest);
+      for (const [kind, digest] of jobsFor(kinds, manifest)) await enqueueScanJob(tx, kind, digest, { again: kinds.get(kind)?.requeue === true });
     },
   };
 }

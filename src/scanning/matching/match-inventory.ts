@@ -4,7 +4,11 @@
 // ecosystem's rules (src/versions), drops what a not-affected row (a false
 // positive) of the same vulnerability says, merges what several feeds say of
 // one vulnerability into one match per package, and adds severity, CVSS and
-// description from the vulnerability metadata.
+// description from the vulnerability metadata. A scope narrows it to the
+// advisories an organization may see (its own groups and the public feed's):
+// another organization's advisories are never read, not even to suppress.
+import { sql } from 'kysely';
+import { descendantRange } from '../../core/uidp.js';
 import { compareVersions, isValidVersion, isVersionScheme, type VersionScheme } from '../../versions/compare-versions.js';
 import { statementChunks } from '../../store/statement-chunks.js';
 import type { Executor, Tx } from '../../store/transact.js';
@@ -40,7 +44,24 @@ function boundsValid(scheme: VersionScheme, r: Bounds): boolean {
   return [r.introduced, r.fixed, r.last_affected].every((b) => b === '' || isValidVersion(scheme, b));
 }
 
-export async function matchInventory(db: Executor | Tx, inventory: Inventory): Promise<VulnMatch[]> {
+/** Which advisories a match may read, by the group they were imported or created in. */
+export interface MatchScope {
+  /** Groups whose advisories, and their subgroups', apply: the image's organization. */
+  within: readonly string[];
+  /**
+   * The public feed's group (src/vulnerabilities/feed/feed-group.ts): the advisories imported
+   * into it exactly, as the feed serves them (not its subgroups', nor those made through the API).
+   */
+  feedGroup?: string;
+}
+
+export interface MatchOptions {
+  /** Without it every stored advisory applies (an operator's tool, tests). */
+  scope?: MatchScope;
+}
+
+export async function matchInventory(db: Executor | Tx, inventory: Inventory, opts: MatchOptions = {}): Promise<VulnMatch[]> {
+  const scope = opts.scope;
   // ecosystem → package → the inventory packages holding it.
   const wanted = new Map<string, Map<string, Holder[]>>();
   inventory.packages.forEach((pkg, index) => {
@@ -68,6 +89,17 @@ export async function matchInventory(db: Executor | Tx, inventory: Inventory): P
         .select(['r.advisory_uid', 'r.package', 'r.scheme', 'r.status', 'r.introduced', 'r.fixed', 'r.last_affected', 'a.advisory_id', 'a.aliases', 'a.source'])
         .where('r.ecosystem', '=', ecosystem)
         .where('r.package', 'in', part)
+        .$if(scope !== undefined, (q) =>
+          q.where((eb) => {
+            const parent = sql.ref<string>('a.parent_uid');
+            const allowed = (scope as MatchScope).within.map((g) =>
+              eb.or([eb(parent, '=', g), eb.and([eb(parent, '>=', descendantRange(g).low), eb(parent, '<', descendantRange(g).high)])]),
+            );
+            const feed = (scope as MatchScope).feedGroup;
+            if (feed !== undefined) allowed.push(eb.and([eb(parent, '=', feed), eb('a.source', '!=', 'api')]));
+            return allowed.length > 0 ? eb.or(allowed) : sql<boolean>`1 = 0`;
+          }),
+        )
         .execute();
       for (const r of rows) {
         if (!isVersionScheme(r.scheme)) continue;

@@ -24,7 +24,7 @@ function asCreated(m: { artifact_type: string | null; subject_digest: string | n
 const MAX_PLATFORMS = 128;
 
 /** The job's state, in words, for the not-ready answer. */
-async function jobState(db: Executor, digest: string): Promise<string> {
+export async function jobState(db: Executor, digest: string): Promise<string> {
   const job = await db.selectFrom('scan_jobs').selectAll().where('kind', '=', 'inventory').where('digest', '=', digest).executeTakeFirst();
   if (!job) return `no scan is queued for ${digest} yet`;
   if (job.status === JOB_FAILED) throw sbomScanFailed(digest, job.error);
@@ -40,8 +40,12 @@ export interface ImageInventory extends Inventory {
   updateTime: string;
 }
 
-/** The inventory of `digest` in the repo; NOT_FOUND when the repo does not hold it. */
-export async function imageInventory(db: Executor, repoUid: string, digest: string): Promise<ImageInventory> {
+/**
+ * The image manifests `digest` stands for in the repo: itself, or an index's
+ * image platforms. NOT_FOUND when the repo does not hold it; NOT_AN_IMAGE for
+ * an artifact Berth does not inventory.
+ */
+export async function imagesOf(db: Executor, repoUid: string, digest: string): Promise<string[]> {
   const m = await db
     .selectFrom('manifests')
     .select(['media_type', 'artifact_type', 'subject_digest'])
@@ -73,6 +77,12 @@ export async function imageInventory(db: Executor, repoUid: string, digest: stri
     );
     images = [...new Set(children.map((c) => c.child_digest))].filter((c) => image.has(c));
   }
+  return images;
+}
+
+/** The inventory of `digest` in the repo; NOT_FOUND when the repo does not hold it. */
+export async function imageInventory(db: Executor, repoUid: string, digest: string): Promise<ImageInventory> {
+  const images = await imagesOf(db, repoUid, digest);
   const stored = await loadInventories(db, images);
   for (const image of images) if (!stored.has(image)) throw sbomNotReady(await jobState(db, image));
   const parts = images.map((i) => stored.get(i)!);

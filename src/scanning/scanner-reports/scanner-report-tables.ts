@@ -24,6 +24,8 @@ export interface VulnReportsTable {
   referrer_digest: string | null;
   /** When Berth stored it. */
   store_time: string;
+  /** Berth's own: raised each time the report's matches change (migration 0027); 0 for a scanner's. */
+  generation: Generated<number>;
 }
 
 declare module '../../store/database.js' {

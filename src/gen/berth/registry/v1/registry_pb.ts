@@ -9,6 +9,8 @@ import type { UIDPFilter } from "../../common/v2/uidp_pb.js";
 import { file_berth_common_v2_uidp } from "../../common/v2/uidp_pb.js";
 import type { Sbom2Schema } from "../../tenant/v1/sbom_pb.js";
 import { file_berth_tenant_v1_sbom } from "../../tenant/v1/sbom_pb.js";
+import type { VulnReportSchema } from "../../tenant/v1/vuln_report_pb.js";
+import { file_berth_tenant_v1_vuln_report } from "../../tenant/v1/vuln_report_pb.js";
 import { file_google_api_annotations } from "../../../google/api/annotations_pb.js";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
@@ -18,7 +20,33 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file berth/registry/v1/registry.proto.
  */
 export const file_berth_registry_v1_registry: GenFile = /*@__PURE__*/
-  fileDesc("CiBiZXJ0aC9yZWdpc3RyeS92MS9yZWdpc3RyeS5wcm90bxIRYmVydGgucmVnaXN0cnkudjEiNAoLU2JvbVJlcXVlc3QSFQoHcmVwb19pZBgBIAEoCUIEkLUYARIOCgZkaWdlc3QYAiABKAkiNwoOUmF3U2JvbVJlcXVlc3QSFQoHcmVwb19pZBgBIAEoCUIEkLUYARIOCgZkaWdlc3QYAiABKAkiLwoHUmF3U2JvbRIQCghyYXdfc2JvbRgBIAEoCRISCgptZWRpYV90eXBlGAIgASgJIn8KEFRhZ0hpc3RvcnlGaWx0ZXISFwoJcGFyZW50X2lkGAEgASgJQgSQtRgBEikKBXN0YXJ0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBInCgNlbmQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIj4KDlRhZ0hpc3RvcnlMaXN0EiwKBWl0ZW1zGAEgAygLMh0uYmVydGgucmVnaXN0cnkudjEuVGFnSGlzdG9yeSJSCgpUYWdIaXN0b3J5EjQKEHVwZGF0ZV90aW1lc3RhbXAYASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg4KBmRpZ2VzdBgCIAEoCSKdAQoMRW9sVGFnRmlsdGVyEikKBHVpZHAYASABKAsyGy5iZXJ0aC5jb21tb24udjIuVUlEUEZpbHRlchIMCgRuYW1lGAIgASgJEhIKCnBhZ2VfdG9rZW4YAyABKAkSEQoJcGFnZV9zaXplGAQgASgDEhUKDWV4Y2x1ZGVfZGF0ZXMYBSABKAgSFgoOZXhjbHVkZV9lcG9jaHMYBiABKAgiTwoKRW9sVGFnTGlzdBIoCgVpdGVtcxgBIAMoCzIZLmJlcnRoLnJlZ2lzdHJ5LnYxLkVvbFRhZxIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkisAIKBkVvbFRhZxIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEhkKEW1haW5fcGFja2FnZV9uYW1lGAcgASgJEj0KDGdyYWNlX3N0YXR1cxgJIAEoDjInLmJlcnRoLnJlZ2lzdHJ5LnYxLkVvbEdyYWNlUGVyaW9kU3RhdHVzEjwKGGdyYWNlX3BlcmlvZF9leHBpcnlfZGF0ZRgMIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASPwoUbWFpbl9wYWNrYWdlX3ZlcnNpb24YDSABKAsyIS5iZXJ0aC5yZWdpc3RyeS52MS5QYWNrYWdlVmVyc2lvbhIzCgp0YWdfc3RhdHVzGA4gASgOMh8uYmVydGgucmVnaXN0cnkudjEuRW9sVGFnU3RhdHVzIu4BCg5QYWNrYWdlVmVyc2lvbhIPCgd2ZXJzaW9uGAEgASgJEhAKCGVvbF9kYXRlGAIgASgJEhQKDHJlbGVhc2VfZGF0ZRgDIAEoCRIOCgZleGlzdHMYBCABKAgSDAoEZmlwcxgFIAEoCBILCgNsdHMYBiABKAgSEgoKbGVnYWN5X2x0cxgHIAEoCRISCgplb2xfYnJva2VuGAggASgIEhYKDmxhdGVzdF92ZXJzaW9uGAkgASgJEjgKDnZlcnNpb25fc291cmNlGAogASgLMiAuYmVydGgucmVnaXN0cnkudjEuVmVyc2lvblNvdXJjZSIpCg1WZXJzaW9uU291cmNlEgsKA3JlZhgBIAEoCRILCgNzaGEYAiABKAkqQgoMRW9sVGFnU3RhdHVzEg4KClRBR19BQ1RJVkUQABIQCgxUQUdfSU5fR1JBQ0UQARIQCgxUQUdfSU5BQ1RJVkUQAip5ChRFb2xHcmFjZVBlcmlvZFN0YXR1cxIWChJHUkFDRV9OT1RfRUxJR0lCTEUQABISCg5HUkFDRV9FTElHSUJMRRABEhAKDEdSQUNFX0FDVElWRRACEhAKDEdSQUNFX0JST0tFThADEhEKDUdSQUNFX0VYUElSRUQQBDLRBAoPUmVnaXN0cnlTZXJ2aWNlEpQBCg5MaXN0VGFnSGlzdG9yeRIjLmJlcnRoLnJlZ2lzdHJ5LnYxLlRhZ0hpc3RvcnlGaWx0ZXIaIS5iZXJ0aC5yZWdpc3RyeS52MS5UYWdIaXN0b3J5TGlzdCI6irUYBhIECgLNDILT5JMCKhIoL3JlZ2lzdHJ5L3YxL3RhZ3Mve3BhcmVudF9pZD0qKn0vaGlzdG9yeRJ3CgtMaXN0RW9sVGFncxIfLmJlcnRoLnJlZ2lzdHJ5LnYxLkVvbFRhZ0ZpbHRlchodLmJlcnRoLnJlZ2lzdHJ5LnYxLkVvbFRhZ0xpc3QiKIq1GAgSBgoCzQwQAYLT5JMCFhIUL3JlZ2lzdHJ5L3YxL2VvbHRhZ3MSkAEKB0dldFNib20SHi5iZXJ0aC5yZWdpc3RyeS52MS5TYm9tUmVxdWVzdBoWLmJlcnRoLnRlbmFudC52MS5TYm9tMiJNirUYChIICgbFDIoFzwyC0+STAjkSNy9yZWdpc3RyeS92MS9yZXBvcy97cmVwb19pZD0qKn0vZGlnZXN0cy97ZGlnZXN0PSp9L3Nib20SmgEKCkdldFJhd1Nib20SIS5iZXJ0aC5yZWdpc3RyeS52MS5SYXdTYm9tUmVxdWVzdBoaLmJlcnRoLnJlZ2lzdHJ5LnYxLlJhd1Nib20iTYq1GAgSBgoExQyKBYLT5JMCOxI5L3JlZ2lzdHJ5L3YxL3JlcG9zL3tyZXBvX2lkPSoqfS9kaWdlc3Qve2RpZ2VzdD0qfS9yYXdzYm9tYgZwcm90bzM", [file_berth_annotations_v1_annotations, file_berth_common_v2_uidp, file_berth_tenant_v1_sbom, file_google_api_annotations, file_google_protobuf_timestamp]);
+  fileDesc("CiBiZXJ0aC9yZWdpc3RyeS92MS9yZWdpc3RyeS5wcm90bxIRYmVydGgucmVnaXN0cnkudjEiOgoRVnVsblJlcG9ydFJlcXVlc3QSFQoHcmVwb19pZBgBIAEoCUIEkLUYARIOCgZkaWdlc3QYAiABKAkiNAoLU2JvbVJlcXVlc3QSFQoHcmVwb19pZBgBIAEoCUIEkLUYARIOCgZkaWdlc3QYAiABKAkiNwoOUmF3U2JvbVJlcXVlc3QSFQoHcmVwb19pZBgBIAEoCUIEkLUYARIOCgZkaWdlc3QYAiABKAkiLwoHUmF3U2JvbRIQCghyYXdfc2JvbRgBIAEoCRISCgptZWRpYV90eXBlGAIgASgJIn8KEFRhZ0hpc3RvcnlGaWx0ZXISFwoJcGFyZW50X2lkGAEgASgJQgSQtRgBEikKBXN0YXJ0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBInCgNlbmQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIj4KDlRhZ0hpc3RvcnlMaXN0EiwKBWl0ZW1zGAEgAygLMh0uYmVydGgucmVnaXN0cnkudjEuVGFnSGlzdG9yeSJSCgpUYWdIaXN0b3J5EjQKEHVwZGF0ZV90aW1lc3RhbXAYASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg4KBmRpZ2VzdBgCIAEoCSKdAQoMRW9sVGFnRmlsdGVyEikKBHVpZHAYASABKAsyGy5iZXJ0aC5jb21tb24udjIuVUlEUEZpbHRlchIMCgRuYW1lGAIgASgJEhIKCnBhZ2VfdG9rZW4YAyABKAkSEQoJcGFnZV9zaXplGAQgASgDEhUKDWV4Y2x1ZGVfZGF0ZXMYBSABKAgSFgoOZXhjbHVkZV9lcG9jaHMYBiABKAgiTwoKRW9sVGFnTGlzdBIoCgVpdGVtcxgBIAMoCzIZLmJlcnRoLnJlZ2lzdHJ5LnYxLkVvbFRhZxIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkisAIKBkVvbFRhZxIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEhkKEW1haW5fcGFja2FnZV9uYW1lGAcgASgJEj0KDGdyYWNlX3N0YXR1cxgJIAEoDjInLmJlcnRoLnJlZ2lzdHJ5LnYxLkVvbEdyYWNlUGVyaW9kU3RhdHVzEjwKGGdyYWNlX3BlcmlvZF9leHBpcnlfZGF0ZRgMIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASPwoUbWFpbl9wYWNrYWdlX3ZlcnNpb24YDSABKAsyIS5iZXJ0aC5yZWdpc3RyeS52MS5QYWNrYWdlVmVyc2lvbhIzCgp0YWdfc3RhdHVzGA4gASgOMh8uYmVydGgucmVnaXN0cnkudjEuRW9sVGFnU3RhdHVzIu4BCg5QYWNrYWdlVmVyc2lvbhIPCgd2ZXJzaW9uGAEgASgJEhAKCGVvbF9kYXRlGAIgASgJEhQKDHJlbGVhc2VfZGF0ZRgDIAEoCRIOCgZleGlzdHMYBCABKAgSDAoEZmlwcxgFIAEoCBILCgNsdHMYBiABKAgSEgoKbGVnYWN5X2x0cxgHIAEoCRISCgplb2xfYnJva2VuGAggASgIEhYKDmxhdGVzdF92ZXJzaW9uGAkgASgJEjgKDnZlcnNpb25fc291cmNlGAogASgLMiAuYmVydGgucmVnaXN0cnkudjEuVmVyc2lvblNvdXJjZSIpCg1WZXJzaW9uU291cmNlEgsKA3JlZhgBIAEoCRILCgNzaGEYAiABKAkqQgoMRW9sVGFnU3RhdHVzEg4KClRBR19BQ1RJVkUQABIQCgxUQUdfSU5fR1JBQ0UQARIQCgxUQUdfSU5BQ1RJVkUQAip5ChRFb2xHcmFjZVBlcmlvZFN0YXR1cxIWChJHUkFDRV9OT1RfRUxJR0lCTEUQABISCg5HUkFDRV9FTElHSUJMRRABEhAKDEdSQUNFX0FDVElWRRACEhAKDEdSQUNFX0JST0tFThADEhEKDUdSQUNFX0VYUElSRUQQBDL5BQoPUmVnaXN0cnlTZXJ2aWNlEpQBCg5MaXN0VGFnSGlzdG9yeRIjLmJlcnRoLnJlZ2lzdHJ5LnYxLlRhZ0hpc3RvcnlGaWx0ZXIaIS5iZXJ0aC5yZWdpc3RyeS52MS5UYWdIaXN0b3J5TGlzdCI6irUYBhIECgLNDILT5JMCKhIoL3JlZ2lzdHJ5L3YxL3RhZ3Mve3BhcmVudF9pZD0qKn0vaGlzdG9yeRJ3CgtMaXN0RW9sVGFncxIfLmJlcnRoLnJlZ2lzdHJ5LnYxLkVvbFRhZ0ZpbHRlchodLmJlcnRoLnJlZ2lzdHJ5LnYxLkVvbFRhZ0xpc3QiKIq1GAgSBgoCzQwQAYLT5JMCFhIUL3JlZ2lzdHJ5L3YxL2VvbHRhZ3MSkAEKB0dldFNib20SHi5iZXJ0aC5yZWdpc3RyeS52MS5TYm9tUmVxdWVzdBoWLmJlcnRoLnRlbmFudC52MS5TYm9tMiJNirUYChIICgbFDIoFzwyC0+STAjkSNy9yZWdpc3RyeS92MS9yZXBvcy97cmVwb19pZD0qKn0vZGlnZXN0cy97ZGlnZXN0PSp9L3Nib20SmgEKCkdldFJhd1Nib20SIS5iZXJ0aC5yZWdpc3RyeS52MS5SYXdTYm9tUmVxdWVzdBoaLmJlcnRoLnJlZ2lzdHJ5LnYxLlJhd1Nib20iTYq1GAgSBgoExQyKBYLT5JMCOxI5L3JlZ2lzdHJ5L3YxL3JlcG9zL3tyZXBvX2lkPSoqfS9kaWdlc3Qve2RpZ2VzdD0qfS9yYXdzYm9tEqUBCg1HZXRWdWxuUmVwb3J0EiQuYmVydGgucmVnaXN0cnkudjEuVnVsblJlcG9ydFJlcXVlc3QaGy5iZXJ0aC50ZW5hbnQudjEuVnVsblJlcG9ydCJRirUYCBIGCgTFDJQFgtPkkwI/Ej0vcmVnaXN0cnkvdjEvcmVwb3Mve3JlcG9faWQ9Kip9L2RpZ2VzdHMve2RpZ2VzdD0qfS92dWxucmVwb3J0YgZwcm90bzM", [file_berth_annotations_v1_annotations, file_berth_common_v2_uidp, file_berth_tenant_v1_sbom, file_berth_tenant_v1_vuln_report, file_google_api_annotations, file_google_protobuf_timestamp]);
+
+/**
+ * @generated from message berth.registry.v1.VulnReportRequest
+ */
+export type VulnReportRequest = Message<"berth.registry.v1.VulnReportRequest"> & {
+  /**
+   * The repo uid.
+   *
+   * @generated from field: string repo_id = 1;
+   */
+  repoId: string;
+
+  /**
+   * sha256:<64 hex>: an image manifest or an index of the repo.
+   *
+   * @generated from field: string digest = 2;
+   */
+  digest: string;
+};
+
+/**
+ * Describes the message berth.registry.v1.VulnReportRequest.
+ * Use `create(VulnReportRequestSchema)` to create a new message.
+ */
+export const VulnReportRequestSchema: GenMessage<VulnReportRequest> = /*@__PURE__*/
+  messageDesc(file_berth_registry_v1_registry, 0);
 
 /**
  * @generated from message berth.registry.v1.SbomRequest
@@ -44,7 +72,7 @@ export type SbomRequest = Message<"berth.registry.v1.SbomRequest"> & {
  * Use `create(SbomRequestSchema)` to create a new message.
  */
 export const SbomRequestSchema: GenMessage<SbomRequest> = /*@__PURE__*/
-  messageDesc(file_berth_registry_v1_registry, 0);
+  messageDesc(file_berth_registry_v1_registry, 1);
 
 /**
  * @generated from message berth.registry.v1.RawSbomRequest
@@ -70,7 +98,7 @@ export type RawSbomRequest = Message<"berth.registry.v1.RawSbomRequest"> & {
  * Use `create(RawSbomRequestSchema)` to create a new message.
  */
 export const RawSbomRequestSchema: GenMessage<RawSbomRequest> = /*@__PURE__*/
-  messageDesc(file_berth_registry_v1_registry, 1);
+  messageDesc(file_berth_registry_v1_registry, 2);
 
 /**
  * @generated from message berth.registry.v1.RawSbom
@@ -96,7 +124,7 @@ export type RawSbom = Message<"berth.registry.v1.RawSbom"> & {
  * Use `create(RawSbomSchema)` to create a new message.
  */
 export const RawSbomSchema: GenMessage<RawSbom> = /*@__PURE__*/
-  messageDesc(file_berth_registry_v1_registry, 2);
+  messageDesc(file_berth_registry_v1_registry, 3);
 
 /**
  * @generated from message berth.registry.v1.TagHistoryFilter
@@ -125,7 +153,7 @@ export type TagHistoryFilter = Message<"berth.registry.v1.TagHistoryFilter"> & {
  * Use `create(TagHistoryFilterSchema)` to create a new message.
  */
 export const TagHistoryFilterSchema: GenMessage<TagHistoryFilter> = /*@__PURE__*/
-  messageDesc(file_berth_registry_v1_registry, 3);
+  messageDesc(file_berth_registry_v1_registry, 4);
 
 /**
  * @generated from message berth.registry.v1.TagHistoryList
@@ -142,7 +170,7 @@ export type TagHistoryList = Message<"berth.registry.v1.TagHistoryList"> & {
  * Use `create(TagHistoryListSchema)` to create a new message.
  */
 export const TagHistoryListSchema: GenMessage<TagHistoryList> = /*@__PURE__*/
-  messageDesc(file_berth_registry_v1_registry, 4);
+  messageDesc(file_berth_registry_v1_registry, 5);
 
 /**
  * @generated from message berth.registry.v1.TagHistory
@@ -166,7 +194,7 @@ export type TagHistory = Message<"berth.registry.v1.TagHistory"> & {
  * Use `create(TagHistorySchema)` to create a new message.
  */
 export const TagHistorySchema: GenMessage<TagHistory> = /*@__PURE__*/
-  messageDesc(file_berth_registry_v1_registry, 5);
+  messageDesc(file_berth_registry_v1_registry, 6);
 
 /**
  * @generated from message berth.registry.v1.EolTagFilter
@@ -218,7 +246,7 @@ export type EolTagFilter = Message<"berth.registry.v1.EolTagFilter"> & {
  * Use `create(EolTagFilterSchema)` to create a new message.
  */
 export const EolTagFilterSchema: GenMessage<EolTagFilter> = /*@__PURE__*/
-  messageDesc(file_berth_registry_v1_registry, 6);
+  messageDesc(file_berth_registry_v1_registry, 7);
 
 /**
  * @generated from message berth.registry.v1.EolTagList
@@ -242,7 +270,7 @@ export type EolTagList = Message<"berth.registry.v1.EolTagList"> & {
  * Use `create(EolTagListSchema)` to create a new message.
  */
 export const EolTagListSchema: GenMessage<EolTagList> = /*@__PURE__*/
-  messageDesc(file_berth_registry_v1_registry, 7);
+  messageDesc(file_berth_registry_v1_registry, 8);
 
 /**
  * @generated from message berth.registry.v1.EolTag
@@ -295,7 +323,7 @@ export type EolTag = Message<"berth.registry.v1.EolTag"> & {
  * Use `create(EolTagSchema)` to create a new message.
  */
 export const EolTagSchema: GenMessage<EolTag> = /*@__PURE__*/
-  messageDesc(file_berth_registry_v1_registry, 8);
+  messageDesc(file_berth_registry_v1_registry, 9);
 
 /**
  * The release stream a tag belongs to.
@@ -373,7 +401,7 @@ export type PackageVersion = Message<"berth.registry.v1.PackageVersion"> & {
  * Use `create(PackageVersionSchema)` to create a new message.
  */
 export const PackageVersionSchema: GenMessage<PackageVersion> = /*@__PURE__*/
-  messageDesc(file_berth_registry_v1_registry, 9);
+  messageDesc(file_berth_registry_v1_registry, 10);
 
 /**
  * Where the lifecycle data came from.
@@ -401,7 +429,7 @@ export type VersionSource = Message<"berth.registry.v1.VersionSource"> & {
  * Use `create(VersionSourceSchema)` to create a new message.
  */
 export const VersionSourceSchema: GenMessage<VersionSource> = /*@__PURE__*/
-  messageDesc(file_berth_registry_v1_registry, 10);
+  messageDesc(file_berth_registry_v1_registry, 11);
 
 /**
  * @generated from enum berth.registry.v1.EolTagStatus
@@ -519,6 +547,20 @@ export const RegistryService: GenService<{
     methodKind: "unary";
     input: typeof RawSbomRequestSchema;
     output: typeof RawSbomSchema;
+  },
+  /**
+   * The vulnerabilities Berth matched in the image `digest` of the repo
+   * against the advisories of the public feed and of the repo's organization
+   * (docs/vulnerabilities.md, Reports); for an index, the union of its
+   * platforms'. UNAVAILABLE, naming the scan's state, until the report is
+   * stored.
+   *
+   * @generated from rpc berth.registry.v1.RegistryService.GetVulnReport
+   */
+  getVulnReport: {
+    methodKind: "unary";
+    input: typeof VulnReportRequestSchema;
+    output: typeof VulnReportSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_berth_registry_v1_registry, 0);

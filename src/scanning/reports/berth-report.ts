@@ -1,0 +1,88 @@
+// Berth's own report of an image, as stored in vuln_reports (scanner BERTH):
+// the matches (matching/match-inventory.ts) in the form ListVulnReports reads
+// for every scanner (ReportVulnerability), each with what GetVulnReport shows
+// beyond it under `berth`. Bounded, so one row stays bounded however many
+// advisories match: at most MAX_STORED_MATCHES matches, lists and text cut.
+import { createHash } from 'node:crypto';
+import type { FixState as MatchFixState, VulnMatch } from '../matching/vuln-match.js';
+import type { FixState, ReportSeverity, ReportVulnerability } from '../scanner-reports/scanner-report.js';
+import { package2 } from '../sbom-v1/package-message.js';
+
+/** Raised when matching's rules change (the scanner version of Berth's reports). */
+export const MATCHER_VERSION = '1';
+
+/** Matches one report keeps (an image with 10,000 packages has a few thousand). */
+export const MAX_STORED_MATCHES = 20_000;
+/** Entries of one list of a match kept (aliases, URLs, locations, CVSS scores). */
+const MAX_LIST = 64;
+/** Characters of a description kept. */
+const MAX_TEXT = 4_096;
+
+export interface BerthVulnerability extends ReportVulnerability {
+  berth: {
+    /** The advisory that decided the match and the feed it came from. */
+    advisoryId: string;
+    advisoryUid: string;
+    source: string;
+    /** The key the package was looked up under (apk:alpine, deb:debian:12, npm…). */
+    ecosystem: string;
+    /** The installed package as GetSbom shows it (Package2's id, license, description). */
+    pkg: { id: string; license: string; description: string };
+  };
+}
+
+/** A report's matches, as text (what is stored and hashed) and parsed. */
+export interface BerthReportBody {
+  vulnerabilities: BerthVulnerability[];
+  /** JSON of vulnerabilities: the stored text. */
+  text: string;
+  /** sha256 of text: an unchanged report has the same. */
+  digest: string;
+  /** Matches left out past MAX_STORED_MATCHES. */
+  omitted: number;
+}
+
+const FIX_STATES: Readonly<Record<MatchFixState, FixState>> = { fixed: 'FIXED', 'not-fixed': 'NOT_FIXED', 'wont-fix': 'WONT_FIX', unknown: 'UNKNOWN' };
+
+function vulnerabilityOf(m: VulnMatch): BerthVulnerability {
+  const p = m.package;
+  const described = package2(p);
+  return {
+    id: m.vulnerabilityId,
+    aliases: m.aliases.slice(0, MAX_LIST),
+    purls: p.purl ? [p.purl] : [],
+    description: m.description.slice(0, MAX_TEXT),
+    details: '',
+    severity: m.severity as ReportSeverity,
+    cvss: m.cvss.slice(0, MAX_LIST).map((c) => ({ score: c.score.toFixed(1), version: c.version })),
+    fix: { versions: m.fix.versions.slice(0, MAX_LIST), state: FIX_STATES[m.fix.state] },
+    relatedUrls: m.urls.slice(0, MAX_LIST),
+    locations: p.locations.slice(0, MAX_LIST),
+    package: { name: p.name, version: p.version, purl: p.purl, type: p.type },
+    berth: {
+      advisoryId: m.advisoryId,
+      advisoryUid: m.advisoryUid,
+      source: m.source,
+      ecosystem: m.ecosystem,
+      pkg: { id: described.id, license: described.license, description: described.description },
+    },
+  };
+}
+
+export function berthReportBody(matches: readonly VulnMatch[]): BerthReportBody {
+  const vulnerabilities = matches.slice(0, MAX_STORED_MATCHES).map(vulnerabilityOf);
+  const text = JSON.stringify(vulnerabilities);
+  return {
+    vulnerabilities,
+    text,
+    digest: `sha256:${createHash('sha256').update(text).digest('hex')}`,
+    omitted: Math.max(0, matches.length - MAX_STORED_MATCHES),
+  };
+}
+
+/** Counts by severity, every severity present (0 when none). */
+export function severityCounts(vulns: readonly Pick<ReportVulnerability, 'severity'>[]): Record<ReportSeverity, number> {
+  const counts: Record<ReportSeverity, number> = { CRITICAL: 0, HIGH: 0, MEDIUM: 0, LOW: 0, NEGLIGIBLE: 0, UNKNOWN: 0 };
+  for (const v of vulns) counts[v.severity] = (counts[v.severity] ?? 0) + 1;
+  return counts;
+}

@@ -1,0 +1,104 @@
+// The 'rematch' scan job: matches a stored inventory against the advisories
+// (no layer is read) and stores Berth's report for every repo holding the
+// image, each against the advisories its organization may see (the public
+// feed's and its own: matching/match-inventory.ts's scope), so one
+// customer's private advisories never show in another's report. A report
+// whose matches did not change is not written; one that did gets a new
+// generation and its event (report-event.ts) in the same transaction.
+// Queued when an inventory is stored (inventory-job.ts), when a repo gets an
+// image already inventoried (a push), and by the advisory follower for the
+// images holding a package whose advisories changed (advisory-follower.ts).
+import { nowIso } from '../../core/clock.js';
+import { rootOf } from '../../core/uidp.js';
+import { emitEvent } from '../../events/outbox.js';
+import type { Store } from '../../store/store.js';
+import { feedGroup } from '../../vulnerabilities/feed/feed-group.js';
+import { writeInventoryKeys } from '../inventories/inventory-writer.js';
+import { loadInventories } from '../inventories/stored-inventory.js';
+import { isContainerImage } from '../jobs/inventory-job.js';
+import type { JobContext, JobKind, JobOutcome } from '../jobs/job-kind.js';
+import { matchInventory } from '../matching/match-inventory.js';
+import { storeBerthReport } from '../scanner-reports/store-scanner-report.js';
+import { type BerthReportBody, berthReportBody, MATCHER_VERSION } from './berth-report.js';
+import { newestAdvisoryTime } from './advisory-time.js';
+import { vulnReportEvent } from './report-event.js';
+
+export const REMATCH_JOB = 'rematch';
+
+/** Repos one run writes a report for; a digest held by more (a base image pushed everywhere) is reported in the first, by uid. */
+export const MAX_REPORT_REPOS = 1_000;
+
+/** The organizations' scopes of a set of repos: the feed's group is read once. */
+async function scopeOf(store: Store): Promise<(org: string) => { within: string[]; feedGroup?: string }> {
+  const feed = await feedGroup(store);
+  return (org) => (feed === undefined ? { within: [org] } : { within: [org], feedGroup: feed });
+}
+
+async function run(ctx: JobContext): Promise<JobOutcome> {
+  const { store, job, logger, signal } = ctx;
+  const db = store.db;
+  const digest = job.digest;
+  const inventory = (await loadInventories(db, [digest])).get(digest);
+  if (!inventory) return {}; // not inventoried yet: the inventory job queues this again when it stores one
+  const holders = await db
+    .selectFrom('manifests')
+    .select('repo_uid')
+    .where('digest', '=', digest)
+    .orderBy('repo_uid')
+    .limit(MAX_REPORT_REPOS + 1)
+    .execute();
+  if (holders.length > MAX_REPORT_REPOS) logger.warn({ digest, repos: MAX_REPORT_REPOS }, 'the image is in more repos than one re-match reports for');
+  const repos = holders.slice(0, MAX_REPORT_REPOS).map((h) => h.repo_uid);
+  if (repos.length === 0) return {};
+  // Read before matching: the report is at least as new as this.
+  const dbBuildTime = await newestAdvisoryTime(db);
+  const scope = await scopeOf(store);
+  const bodies = new Map<string, BerthReportBody>();
+  for (const org of new Set(repos.map(rootOf))) {
+    signal.throwIfAborted();
+    const body = berthReportBody(await matchInventory(db, inventory, { scope: scope(org) }));
+    if (body.omitted > 0) logger.warn({ digest, omitted: body.omitted }, 'a report keeps its first matches only');
+    bodies.set(org, body);
+  }
+  const keyed = await db.selectFrom('scan_inventory_keys').select('digest').where('digest', '=', digest).limit(1).executeTakeFirst();
+  ctx.progress.setTotal(1);
+  ctx.progress.layerDone();
+  return {
+    async write(tx) {
+      // An inventory stored before keys existed (migration 0027) gets them now, so advisory changes find it.
+      if (!keyed && inventory.packages.length > 0) await writeInventoryKeys(tx, digest, inventory);
+      const now = nowIso();
+      for (const repoUid of repos) {
+        const body = bodies.get(rootOf(repoUid)) as BerthReportBody;
+        const stored = await storeBerthReport(tx, {
+          repoUid,
+          digest,
+          scannerVersion: MATCHER_VERSION,
+          ...(dbBuildTime === undefined ? {} : { dbBuildTime }),
+          text: body.text,
+          textDigest: body.digest,
+          now,
+        });
+        if (!stored.changed) continue;
+        await emitEvent(
+          tx,
+          vulnReportEvent({
+            repoUid,
+            digest,
+            generation: stored.generation,
+            scannerVersion: MATCHER_VERSION,
+            vulnerabilities: body.vulnerabilities,
+            ...(stored.previous === undefined ? {} : { previous: stored.previous }),
+          }),
+        );
+      }
+    },
+  };
+}
+
+export const rematchJob: JobKind = {
+  // A repo that gets an image (a first push, or an image another repo holds already) needs its own report.
+  triggeredBy: (m) => (isContainerImage(m) ? [m.digest] : []),
+  requeue: true,
+  run,
+};
