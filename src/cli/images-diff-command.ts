@@ -6,7 +6,7 @@ import { type Command, Option } from 'commander';
 import { type Connection, connect, uidPath } from './api-client.js';
 import { diffPackages, diffVulnerabilities, type PackageChange, type PackageVersion, type SbomPackage } from './image-diff.js';
 import { checkImageArguments, type ImageTarget, resolveImageTarget } from './image-target.js';
-import { imageReport, noReportMessage, type ReportVulnerability, reportSource, type VulnReport } from './image-vuln-report.js';
+import { imageReport, noReportMessage, type ReportVulnerability, reportSource, SCANNERS, type ScannerChoice, type VulnReport } from './image-vuln-report.js';
 import { formatTable } from './output.js';
 import { fixStateText, severityOf } from './vuln-severity.js';
 
@@ -15,21 +15,24 @@ interface DiffOptions {
   api?: string;
   output: 'table' | 'json';
   platform?: string;
+  scanner?: ScannerChoice;
 }
 
 interface Side {
   target: ImageTarget;
   packages: SbomPackage[];
   report?: VulnReport;
+  /** Why there is no report. */
+  why?: string;
 }
 
-async function readSide(conn: Connection, reference: string, platform: string | undefined): Promise<Side> {
-  const target = await resolveImageTarget(conn, reference, platform);
-  const [sbom, report] = await Promise.all([
+async function readSide(conn: Connection, reference: string, o: DiffOptions): Promise<Side> {
+  const target = await resolveImageTarget(conn, reference, o.platform);
+  const [sbom, answer] = await Promise.all([
     conn.client.call<{ packages?: SbomPackage[] }>('GET', `registry/v1/repos/${uidPath(target.repoUid)}/digests/${target.imageDigest}/sbom`),
-    imageReport(conn.client, target),
+    imageReport(conn.client, target, o.scanner),
   ]);
-  return { target, packages: sbom.packages ?? [], report };
+  return { target, packages: sbom.packages ?? [], ...(answer.report ? { report: answer.report } : { why: answer.why }) };
 }
 
 function describeSide(s: Side) {
@@ -69,14 +72,16 @@ export function imagesDiffCommand(images: Command): void {
     .option('--api <url>', 'API URL (default: $BERTH_API or the one in the credentials)')
     .addOption(new Option('-o, --output <format>', 'output format').choices(['table', 'json']).default('table'))
     .option('--platform <os/arch[/variant]>', 'the image of a multi-platform index to compare (default linux/amd64)')
+    .addOption(new Option('--scanner <name>', "whose reports: Berth's own, or the newest imported Grype or Trivy reports").choices(SCANNERS))
     .addHelpText(
       'after',
       `
 A and B are ORG/IMAGE[:TAG|@DIGEST] (the tag defaults to "latest"), in the
 same repo or in two. Packages come from each image's SBOM (berth images sbom),
-vulnerabilities from each image's report (berth images vulns): fixed are in
-A's report and not in B's, introduced in B's and not in A's. For an index the
---platform image is compared.
+vulnerabilities from each image's report, chosen as berth images vulns
+chooses it (--scanner likewise): fixed are in A's report and not in B's,
+introduced in B's and not in A's. For an index the --platform image is
+compared.
 
 When either image has no report yet the package changes are still printed,
 the vulnerabilities are not compared (null in JSON), and the exit status is 1.
@@ -85,8 +90,8 @@ Output: five tables (packages added, removed, changed FROM → TO;
 vulnerabilities fixed, introduced); -o json prints
 {from, to, packages: {added, removed, changed: [{name, previous, current}]},
  vulnerabilities: {fixed, introduced}}.
-Needs repo.list, sboms.list, manifest.metadata.list and vuln_report.list on
-both images (the viewer role has them).
+Needs what berth images sbom and berth images vulns need, on both images
+(the viewer role has it).
 
 Examples:
   berth images diff acme/nginx:1.26 acme/nginx:1.27
@@ -96,7 +101,7 @@ Examples:
       checkImageArguments(a, o.platform);
       checkImageArguments(b, o.platform);
       const conn = await connect({ credentials: o.credentials, api: o.api, output: 'json' });
-      const [from, to] = await Promise.all([readSide(conn, a, o.platform), readSide(conn, b, o.platform)]);
+      const [from, to] = await Promise.all([readSide(conn, a, o), readSide(conn, b, o)]);
       const packages = diffPackages(from.packages, to.packages);
       const vulns = from.report && to.report ? diffVulnerabilities(from.report.vulnerabilities ?? [], to.report.vulnerabilities ?? []) : null;
       if (o.output === 'json') {
@@ -119,7 +124,7 @@ Examples:
       }
       for (const side of [from, to]) {
         if (side.report) continue;
-        process.stderr.write(`berth: ${noReportMessage(side.target)}\n`);
+        process.stderr.write(`berth: ${noReportMessage(side.target, side.why ?? '')}\n`);
         process.exitCode = 1;
       }
     });

@@ -1,11 +1,12 @@
 // berth images vulns ORG/IMAGE[:TAG|@DIGEST]: the vulnerabilities of an image
 // from its report (image-vuln-report.ts: Berth's own, else the newest
-// scanner report), most severe first; --severity narrows, -o json prints the
-// report. No report yet is an error saying what to do (exit status 1).
+// scanner report; --scanner picks one), most severe first; --severity
+// narrows, -o json prints the report. No report yet is an error saying why
+// and what to do (exit status 1).
 import { type Command, Option } from 'commander';
 import { connect } from './api-client.js';
 import { checkImageArguments, resolveImageTarget } from './image-target.js';
-import { imageReport, noReportMessage, type ReportVulnerability, reportSource } from './image-vuln-report.js';
+import { imageReport, noReportMessage, type ReportVulnerability, reportSource, SCANNERS, type ScannerChoice } from './image-vuln-report.js';
 import { formatTable } from './output.js';
 import { bySeverity, fixStateText, parseSeverityFilter, severityCounts, severityOf } from './vuln-severity.js';
 
@@ -15,6 +16,7 @@ interface VulnsOptions {
   output: 'table' | 'json';
   severity?: string;
   platform?: string;
+  scanner?: ScannerChoice;
 }
 
 const COLUMNS = [
@@ -35,25 +37,29 @@ export function imagesVulnsCommand(images: Command): void {
     .addOption(new Option('-o, --output <format>', 'output format').choices(['table', 'json']).default('table'))
     .option('--severity <levels>', 'only these severities, comma-separated: critical, high, medium, low, negligible, unknown')
     .option('--platform <os/arch[/variant]>', 'the image of a multi-platform index to show (default linux/amd64)')
+    .addOption(new Option('--scanner <name>', "whose report: Berth's own, or the newest imported Grype or Trivy report").choices(SCANNERS))
     .addHelpText(
       'after',
       `
-The tag defaults to "latest". The report is Berth's own when it has made one
-(docs/vulnerabilities.md), else the newest a scanner made that was imported
-for the image (berth images scans import). For an index, the report of the
---platform image is shown (one imported for the index itself if that image
-has none). No report yet: the command says so and exits with status 1.
+The tag defaults to "latest". The report is Berth's own (docs/vulnerabilities.md)
+once its scan is done; until then, the newest a scanner made that was imported
+for the image (berth images scans import). --scanner berth|grype|trivy shows
+that one only. For an index, the report of the --platform image is shown (a
+scanner's imported for the index itself if that image has none). No report to
+show: the command says why and exits with status 1.
 
 Output: a table ID SEVERITY PACKAGE INSTALLED FIXED IN FIX STATE, most severe
 first, then a line with the counts and the report's scanner and time;
 -o json prints the report as ListVulnReports gives it (digest, scanner,
 createdAt, vulnerabilities), with only the --severity levels asked for.
-Needs vuln_report.list, repo.list and manifest.metadata.list on the image
-(the viewer role has them).
+Needs repo.list, manifest.metadata.list, vuln_reports.list (Berth's
+report) and vuln_report.list (scanners' reports) on the image (the viewer
+role has them).
 
 Examples:
   berth images vulns acme/nginx:1.27
   berth images vulns acme/nginx:1.27 --severity critical,high
+  berth images vulns acme/nginx:1.27 --scanner grype
   berth images vulns acme/node@sha256:0f3c… --platform linux/arm64 -o json | jq -r '.vulnerabilities[].id'`,
     )
     .action(async (reference: string, o: VulnsOptions) => {
@@ -62,12 +68,13 @@ Examples:
       const levels = o.severity === undefined ? undefined : parseSeverityFilter(o.severity);
       const conn = await connect({ credentials: o.credentials, api: o.api, output: 'json' });
       const target = await resolveImageTarget(conn, reference, o.platform);
-      const report = await imageReport(conn.client, target);
-      if (!report) {
-        process.stderr.write(`berth: ${noReportMessage(target)}\n`);
+      const answer = await imageReport(conn.client, target, o.scanner);
+      if (!answer.report) {
+        process.stderr.write(`berth: ${noReportMessage(target, answer.why)}\n`);
         process.exitCode = 1;
         return;
       }
+      const report = answer.report;
       const vulns = (report.vulnerabilities ?? []).filter((v) => levels === undefined || levels.has(severityOf(v))).sort(bySeverity);
       if (o.output === 'json') {
         process.stdout.write(`${JSON.stringify({ ...report, vulnerabilities: vulns }, null, 2)}\n`);

@@ -2,9 +2,10 @@
 // Alpine-like images pushed with skopeo (in two repos), inventoried by Berth,
 // Grype reports imported with `berth images scans import`. Packages added,
 // removed and changed come from the SBOMs; vulnerabilities fixed and
-// introduced from the reports, one flaw under a GHSA id in A and its CVE in B
-// being the same; as tables and JSON; an image without a report still gets
-// its package changes, with exit status 1 and the reason.
+// introduced from the reports (--scanner grype; Berth's own by default), one
+// flaw under a GHSA id in A and its CVE in B being the same; as tables and
+// JSON; an image without a report still gets its package changes, with exit
+// status 1 and the reason.
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +19,7 @@ import { writeImage } from '../harness/oci-layout.js';
 import { cliToken, registryHost } from '../harness/registry-client.js';
 import { alpineLayers, waitForSbom } from '../harness/scan-images.js';
 import { creds, skopeo, skopeoMissing } from '../harness/skopeo.js';
+import { waitForVulnReport } from '../harness/vuln-report-wait.js';
 
 const tmp = (p: string) => mkdtempSync(join(tmpdir(), `berth-${p}-`));
 const apk = (name: string, version: string) => `pkg:apk/alpine/${name}@${version}?arch=x86_64&distro=alpine-3.19.1`;
@@ -31,6 +33,8 @@ describe('berth images diff', { skip: skopeoMissing }, () => {
   const env = cliEnv(tmp('diff-cli'));
   const berthArgs = () => ['--credentials', berth.credentialsFile, '--api', berth.url];
   const diff = (...args: string[]): Promise<Run> => berthCli(['images', 'diff', ...args, ...berthArgs()], { env });
+  const grype = ['--scanner', 'grype'];
+  const repoUids: Record<string, string> = {};
   const ref = (name: string) => `${berth.orgName}/${name}`;
 
   async function pushImage(repo: string, tag: string, packages: { name: string; version: string }[]): Promise<void> {
@@ -47,6 +51,7 @@ describe('berth images diff', { skip: skopeoMissing }, () => {
     digests[`${repo}:${tag}`] = image.manifest.digest;
     const repos = await rest(berth.url, 'GET', `/registry/v2/repos?uidp.children_of=${berth.orgUid}&page_size=100`, { token: owner });
     const uid = repos.json.repos.find((x: { name: string }) => x.name === repo).uid;
+    repoUids[repo] = uid;
     await waitForSbom(berth.url, owner, uid, image.manifest.digest);
   }
 
@@ -94,7 +99,7 @@ describe('berth images diff', { skip: skopeoMissing }, () => {
   });
 
   it('prints packages added, removed and changed, and vulnerabilities fixed and introduced, across two repos', async () => {
-    const r = await diff(ref('app:1.0'), ref('app-next:2.0'));
+    const r = await diff(ref('app:1.0'), ref('app-next:2.0'), ...grype);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stderr, '');
     const sections = r.stdout.split('\n\n');
@@ -131,7 +136,7 @@ describe('berth images diff', { skip: skopeoMissing }, () => {
 
   it('prints the same as JSON, by digest, and the reverse diff swaps every side', async () => {
     const run = async (a: string, b: string) => {
-      const r = await diff(a, b, '-o', 'json');
+      const r = await diff(a, b, '-o', 'json', ...grype);
       assert.equal(r.code, 0, r.stderr);
       return JSON.parse(r.stdout);
     };
@@ -185,15 +190,18 @@ describe('berth images diff', { skip: skopeoMissing }, () => {
   });
 
   it('still prints the package changes when an image has no report, and exits 1 saying which', async () => {
-    const r = await diff(ref('app:1.0'), ref('app:unscanned'));
+    const r = await diff(ref('app:1.0'), ref('app:unscanned'), ...grype);
     assert.equal(r.code, 1);
     assert.match(r.stdout, /^Packages added \(0\)\n\(none\)\n\nPackages removed \(3\)\n/);
     assert.match(r.stdout, /\nPackages changed \(1\)\nNAME\s+FROM\s+TO\nmusl\s+1\.2\.4-r0\s+1\.2\.5-r0\n/);
     assert.match(r.stdout, /\nVulnerabilities: not compared \(see below\)\n$/);
-    assert.match(r.stderr, new RegExp(`no vulnerability report for ${ref('app:unscanned')} yet: ${digests['app:unscanned']} has none`));
+    assert.match(
+      r.stderr,
+      new RegExp(`no vulnerability report for ${ref('app:unscanned')} \\(${digests['app:unscanned']}\\) to show: no Grype report was imported for it`),
+    );
     assert.doesNotMatch(r.stderr, new RegExp(`report for ${ref('app:1.0')}`));
 
-    const json = await diff(ref('app:unscanned'), ref('app:1.0'), '-o', 'json');
+    const json = await diff(ref('app:unscanned'), ref('app:1.0'), '-o', 'json', ...grype);
     assert.equal(json.code, 1);
     const out = JSON.parse(json.stdout);
     assert.equal(out.vulnerabilities, null);
@@ -202,6 +210,17 @@ describe('berth images diff', { skip: skopeoMissing }, () => {
       out.packages.changed.map((c: { name: string }) => c.name),
       ['musl'],
     );
+  });
+
+  it("compares Berth's own reports by default", async () => {
+    await waitForVulnReport(berth.url, owner, repoUids.app, digests['app:1.0']);
+    await waitForVulnReport(berth.url, owner, repoUids['app-next'], digests['app-next:2.0']);
+    const r = await diff(ref('app:1.0'), ref('app-next:2.0'), '-o', 'json');
+    assert.equal(r.code, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    assert.deepEqual([out.from.report.scanner.name, out.to.report.scanner.name], ['BERTH', 'BERTH']);
+    assert.deepEqual(out.vulnerabilities, { fixed: [], introduced: [] }, 'no advisories imported: nothing matched');
+    assert.equal(out.packages.changed.length, 2);
   });
 
   it('refuses malformed references and names what it cannot find', async () => {

@@ -1,27 +1,25 @@
 // `berth images vulns ORG/IMAGE[:TAG|@DIGEST]`, run as a child process
 // against a real server: images pushed with skopeo, Grype reports imported
-// with `berth images scans import`. No report yet is an error with a hint;
-// the table lists the newest report most severe first; --severity narrows;
-// -o json prints the report; a BERTH report wins over a newer scanner's; an
-// index shows its --platform image's report (default linux/amd64), else
-// one imported for the index itself.
+// with `berth images scans import`, secdb advisories with `berth advisories
+// import`. Berth's own report is shown by default, --scanner grype the newest
+// Grype report; no report to show is an error with a hint; the table lists
+// most severe first; --severity narrows; -o json prints the report; an index
+// shows its --platform image's report (default linux/amd64), else one
+// imported for the index itself.
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { rest } from '../harness/api-client.js';
 import { useBerth, type Berth } from '../harness/berth-process.js';
 import { berthCli, cliEnv, type Run } from '../harness/cli-run.js';
-import { type GrypeMatch, grypeReport, grypeReportFile } from '../harness/grype-report.js';
+import { type GrypeMatch, grypeReportFile } from '../harness/grype-report.js';
 import { writeImage, writeMultiArchImage } from '../harness/oci-layout.js';
 import { cliToken, registryHost } from '../harness/registry-client.js';
-import { openBerthStore } from '../harness/registry-content.js';
 import { alpineLayers } from '../harness/scan-images.js';
 import { creds, skopeo, skopeoMissing } from '../harness/skopeo.js';
-import { parseScannerReport } from '../../src/scanning/scanner-reports/parse-scanner-report.js';
-import { storeScannerReport } from '../../src/scanning/scanner-reports/store-scanner-report.js';
-import { transact } from '../../src/store/transact.js';
+import { matchSummary, waitForVulnReport } from '../harness/vuln-report-wait.js';
 
 const tmp = (p: string) => mkdtempSync(join(tmpdir(), `berth-${p}-`));
 
@@ -40,7 +38,7 @@ describe('berth images vulns', { skip: skopeoMissing }, () => {
   let regToken: string;
   let digest: string;
   let repoUid: string;
-  let index: { digest: string; amd64: string; arm64: string };
+  let index: { repo: string; digest: string; amd64: string; arm64: string };
   const env = cliEnv(tmp('vulns-cli'));
   const berthArgs = () => ['--credentials', berth.credentialsFile, '--api', berth.url];
   const vulns = (...args: string[]): Promise<Run> => berthCli(['images', 'vulns', ...args, ...berthArgs()], { env });
@@ -91,22 +89,33 @@ describe('berth images vulns', { skip: skopeoMissing }, () => {
       { architecture: 'arm64', fileLayers: alpineLayers([{ name: 'musl', version: '1.2.5-r1' }], 'aarch64') },
     ]);
     await push(multi, '1', 'tools/multi', true);
-    index = { digest: written.index.digest, amd64: written.images[0].manifest.digest, arm64: written.images[1].manifest.digest };
+    const multiRepo = (await rest(berth.url, 'GET', `/registry/v2/repos?uidp.children_of=${berth.orgUid}`, { token: owner })).json.repos.find(
+      (r: { name: string }) => r.name === 'tools/multi',
+    ).uid;
+    index = { repo: multiRepo, digest: written.index.digest, amd64: written.images[0].manifest.digest, arm64: written.images[1].manifest.digest };
   });
 
-  it('says there is no report yet, with what to run, and exits 1', async () => {
-    const r = await vulns(`${berth.orgName}/tools/app:1.0`);
+  it("shows Berth's own report by default, and says when there is no report of the scanner asked for", async () => {
+    const ready = await waitForVulnReport(berth.url, owner, repoUid, digest);
+    assert.deepEqual(matchSummary(ready), []);
+    const own = await ok(`${berth.orgName}/tools/app:1.0`);
+    assert.match(own, new RegExp(`^0 vulnerabilities · BERTH \\S+ report of ${digest} made \\d{4}-`));
+
+    const r = await vulns(`${berth.orgName}/tools/app:1.0`, '--scanner', 'grype');
     assert.equal(r.code, 1);
     assert.equal(r.stdout, '');
-    assert.match(r.stderr, new RegExp(`no vulnerability report for ${berth.orgName}/tools/app:1\\.0 yet: ${digest} has none`));
+    assert.match(
+      r.stderr,
+      new RegExp(`no vulnerability report for ${berth.orgName}/tools/app:1\\.0 \\(${digest}\\) to show: no Grype report was imported for it`),
+    );
     assert.match(r.stderr, new RegExp(`berth images sbom ${berth.orgName}/tools/app:1\\.0`));
     assert.match(r.stderr, new RegExp(`berth images scans import FILE --image ${berth.orgName}/tools/app:1\\.0`));
   });
 
-  it('lists the newest report most severe first, by tag and by digest', async () => {
+  it('lists the newest Grype report most severe first, by tag and by digest', async () => {
     await importReport(grypeReportFile('2025-01-01T00:00:00Z', [MATCHES[0]], '0.70.0'), `${berth.orgName}/tools/app:1.0`);
     await importReport(grypeReportFile('2025-03-01T00:00:00Z', MATCHES), `${berth.orgName}/tools/app:1.0`);
-    const table = await ok(`${berth.orgName}/tools/app:1.0`);
+    const table = await ok(`${berth.orgName}/tools/app:1.0`, '--scanner', 'grype');
     const lines = table.trimEnd().split('\n');
     assert.match(lines[0], /^ID\s+SEVERITY\s+PACKAGE\s+INSTALLED\s+FIXED IN\s+FIX STATE$/);
     assert.deepEqual(
@@ -124,11 +133,14 @@ describe('berth images vulns', { skip: skopeoMissing }, () => {
       `5 vulnerabilities: 1 critical, 1 high, 1 medium, 1 low, 1 unknown · GRYPE 0.79.3 report of ${digest} made 2025-03-01T00:00:00.000Z`,
     );
     assert.equal(lines.length, 7);
-    assert.equal(await ok(`${berth.orgName}/tools/app@${digest}`), table);
+    assert.equal(await ok(`${berth.orgName}/tools/app@${digest}`, '--scanner', 'grype'), table);
+    const trivy = await vulns(`${berth.orgName}/tools/app:1.0`, '--scanner', 'trivy');
+    assert.equal(trivy.code, 1);
+    assert.match(trivy.stderr, /to show: no Trivy report was imported for it/);
   });
 
   it('narrows to the --severity levels asked for, and refuses an unknown level before signing in', async () => {
-    const table = await ok(`${berth.orgName}/tools/app:1.0`, '--severity', 'critical,High');
+    const table = await ok(`${berth.orgName}/tools/app:1.0`, '--scanner', 'grype', '--severity', 'critical,High');
     const ids = table
       .trimEnd()
       .split('\n')
@@ -136,12 +148,15 @@ describe('berth images vulns', { skip: skopeoMissing }, () => {
       .map((l) => l.split(/\s+/)[0]);
     assert.deepEqual(ids, ['CVE-2024-0001', 'GHSA-aaaa-bbbb-cccc']);
     assert.match(table, /\n2 vulnerabilities: 1 critical, 1 high \(of 5\) · GRYPE/);
-    const none = await ok(`${berth.orgName}/tools/app:1.0`, '--severity', 'negligible');
+    const none = await ok(`${berth.orgName}/tools/app:1.0`, '--scanner', 'grype', '--severity', 'negligible');
     assert.match(none, /^0 vulnerabilities \(of 5\) · GRYPE 0\.79\.3 report of /);
 
     const bad = await berthCli(['images', 'vulns', `${berth.orgName}/tools/app:1.0`, '--severity', 'severe', '--credentials', '/nonexistent'], { env });
     assert.notEqual(bad.code, 0);
     assert.match(bad.stderr, /--severity "severe" is not one of critical, high, medium, low, negligible, unknown/);
+    const badScanner = await vulns(`${berth.orgName}/tools/app:1.0`, '--scanner', 'clair');
+    assert.notEqual(badScanner.code, 0);
+    assert.match(badScanner.stderr, /Allowed choices are berth, grype, trivy/);
     const badRef = await vulns(`${berth.orgName}/tools/app@sha256:abc`);
     assert.notEqual(badRef.code, 0);
     assert.match(badRef.stderr, /is not a digest/);
@@ -151,7 +166,7 @@ describe('berth images vulns', { skip: skopeoMissing }, () => {
   });
 
   it('prints the report as JSON, sorted and narrowed', async () => {
-    const json = JSON.parse(await ok(`${berth.orgName}/tools/app:1.0`, '-o', 'json', '--severity', 'critical,medium'));
+    const json = JSON.parse(await ok(`${berth.orgName}/tools/app:1.0`, '--scanner', 'grype', '-o', 'json', '--severity', 'critical,medium'));
     assert.equal(json.digest, digest);
     assert.deepEqual(json.scanner, { name: 'GRYPE', version: '0.79.3', dbBuildTime: '2025-03-14T01:31:06.000Z' });
     assert.equal(json.createdAt, '2025-03-01T00:00:00.000Z');
@@ -174,35 +189,59 @@ describe('berth images vulns', { skip: skopeoMissing }, () => {
     );
   });
 
-  it("prefers Berth's own report to a newer scanner report", async () => {
-    // Stored with the one writer, as Berth's matching stores its reports under the scanner name BERTH.
-    const raw = Buffer.from(grypeReport('2024-12-01T00:00:00Z', [{ id: 'CVE-2024-9999', severity: 'High', pkg: 'musl', version: '1.2.4-r0' }]));
-    const report = { ...parseScannerReport(raw), scanner: { name: 'BERTH' as const, version: 'test' } };
-    const store = await openBerthStore(berth);
-    try {
-      await transact(store, (tx) => storeScannerReport(tx, { repoUid, digest, report, raw, now: new Date().toISOString() }));
-    } finally {
-      await store.close();
-    }
+  it("shows Berth's own matches once advisories are imported, in the same shape", async () => {
+    const dir = tmp('vulns-secdb');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, 'main.json'),
+      JSON.stringify({
+        archs: ['x86_64'],
+        reponame: 'main',
+        urlprefix: 'https://dl-cdn.alpinelinux.org/alpine',
+        packages: [{ pkg: { name: 'busybox', secfixes: { '1.36.1-r16': ['CVE-2023-42363'] } } }],
+      }),
+    );
+    const args = ['advisories', 'import', dir, '--format', 'secdb', '--namespace', 'alpine', '--data', berth.dataDir];
+    if (berth.databaseUrl) args.push('--database', berth.databaseUrl);
+    const imported = await berthCli(args, { env });
+    assert.equal(imported.code, 0, imported.stderr);
+    await waitForVulnReport(berth.url, owner, repoUid, digest, (r) => matchSummary(r).length === 1);
+
     const table = await ok(`${berth.orgName}/tools/app:1.0`);
-    assert.match(table, /\nCVE-2024-9999\s+HIGH\s+musl\s+1\.2\.4-r0\s+-\s+not-fixed\n/);
-    assert.match(table, new RegExp(`\\n1 vulnerability: 1 high · BERTH test report of ${digest} made 2024-12-01T00:00:00.000Z\\n$`));
+    const lines = table.trimEnd().split('\n');
+    assert.deepEqual(lines[1].split(/\s{2,}/), ['CVE-2023-42363', 'UNKNOWN', 'busybox', '1.36.1-r15', '1.36.1-r16', 'fixed']);
+    assert.match(lines[2], new RegExp(`^1 vulnerability: 1 unknown · BERTH \\S+ report of ${digest} made `));
+    const json = JSON.parse(await ok(`${berth.orgName}/tools/app:1.0`, '--scanner', 'berth', '-o', 'json'));
+    assert.equal(json.digest, digest);
+    assert.equal(json.scanner.name, 'BERTH');
+    assert.deepEqual(
+      json.vulnerabilities.map((v: { id: string; package: { name: string; version: string }; fix: unknown }) => [
+        v.id,
+        v.package.name,
+        v.package.version,
+        v.fix,
+      ]),
+      [['CVE-2023-42363', 'busybox', '1.36.1-r15', { versions: ['1.36.1-r16'], state: 'FIXED' }]],
+    );
+    // The Grype report is still there for who asks for it.
+    assert.match(await ok(`${berth.orgName}/tools/app:1.0`, '--scanner', 'grype'), /CVE-2024-0001/);
   });
 
   it("shows an index's --platform image (default linux/amd64), and says which platforms there are", async () => {
     const ref = `${berth.orgName}/tools/multi:1`;
+    const grype = ['--scanner', 'grype'];
     await importReport(
       grypeReportFile('2025-02-01T00:00:00Z', [{ id: 'CVE-2025-0064', severity: 'High', pkg: 'musl', version: '1.2.5-r0' }]),
       `${berth.orgName}/tools/multi@${index.amd64}`,
     );
-    const none = await vulns(ref, '--platform', 'linux/arm64');
+    const none = await vulns(ref, ...grype, '--platform', 'linux/arm64');
     assert.equal(none.code, 1);
-    assert.match(none.stderr, new RegExp(`${index.arm64} \\(linux/arm64 of ${index.digest}\\) has none`));
+    assert.match(none.stderr, new RegExp(`\\(${index.arm64} \\(linux/arm64 of ${index.digest}\\)\\) to show`));
 
     // A report imported for the index itself stands in for a platform image that has none.
     await importReport(grypeReportFile('2025-02-03T00:00:00Z', [{ id: 'CVE-2025-0256', severity: 'Medium', pkg: 'musl', version: '1.2.5-r1' }]), ref);
     assert.match(
-      await ok(ref, '--platform', 'linux/arm64'),
+      await ok(ref, ...grype, '--platform', 'linux/arm64'),
       new RegExp(`\\nCVE-2025-0256\\s+MEDIUM[^\\n]*\\n1 vulnerability: 1 medium · GRYPE 0\\.79\\.3 report of ${index.digest} `),
     );
 
@@ -210,13 +249,16 @@ describe('berth images vulns', { skip: skopeoMissing }, () => {
       grypeReportFile('2025-02-02T00:00:00Z', [{ id: 'CVE-2025-0128', severity: 'Low', pkg: 'musl', version: '1.2.5-r1' }]),
       `${berth.orgName}/tools/multi@${index.arm64}`,
     );
-    assert.match(await ok(ref), new RegExp(`\\nCVE-2025-0064\\s+HIGH[^\\n]*\\n1 vulnerability: 1 high · GRYPE 0\\.79\\.3 report of ${index.amd64} `));
+    assert.match(await ok(ref, ...grype), new RegExp(`\\nCVE-2025-0064\\s+HIGH[^\\n]*\\n1 vulnerability: 1 high · GRYPE 0\\.79\\.3 report of ${index.amd64} `));
     assert.match(
-      await ok(ref, '--platform', 'linux/arm64'),
+      await ok(ref, ...grype, '--platform', 'linux/arm64'),
       new RegExp(`\\nCVE-2025-0128\\s+LOW[^\\n]*\\n1 vulnerability: 1 low · GRYPE 0\\.79\\.3 report of ${index.arm64} `),
     );
     // The platform image named by its own digest needs no --platform.
-    assert.match(await ok(`${berth.orgName}/tools/multi@${index.arm64}`), /CVE-2025-0128/);
+    assert.match(await ok(`${berth.orgName}/tools/multi@${index.arm64}`, ...grype), /CVE-2025-0128/);
+    // Berth's own report is of the platform image too.
+    await waitForVulnReport(berth.url, owner, index.repo, index.arm64);
+    assert.match(await ok(ref, '--platform', 'linux/arm64'), new RegExp(`· BERTH \\S+ report of ${index.arm64} made `));
 
     const missing = await vulns(ref, '--platform', 'linux/s390x');
     assert.notEqual(missing.code, 0);
