@@ -19,7 +19,7 @@ import { grpcClient, identityWithRole, rest } from '../harness/api-client.js';
 import { useBerth, type Berth } from '../harness/berth-process.js';
 import { berthCli } from '../harness/cli-run.js';
 import { EventReceiver } from '../harness/event-receiver.js';
-import { writeImage } from '../harness/oci-layout.js';
+import { writeImage, writeMultiArchImage } from '../harness/oci-layout.js';
 import { cliToken, identityWithKeys, registryHost } from '../harness/registry-client.js';
 import { alpineLayers, osRelease } from '../harness/scan-images.js';
 import { creds, skopeo, skopeoMissing } from '../harness/skopeo.js';
@@ -196,6 +196,40 @@ describe("Berth's vulnerability reports (GetVulnReport, re-match on advisory cha
     );
     const first = receiver.deliveredTo('org').find((e) => e.type.endsWith('registry.vulnreport.updated.v1') && e.data.body.digest === images.alpine.digest);
     assert.deepEqual(first?.data.body.new_ids, ['CVE-2023-42363', 'CVE-2023-6129']);
+  });
+
+  it("answers an index with its platforms' reports merged, its generation their sum", async () => {
+    const layout = tmp('multi');
+    const index = await writeMultiArchImage(layout, '1', [
+      { architecture: 'amd64', fileLayers: alpineLayers([{ name: 'busybox', version: '1.36.1-r15' }]) },
+      {
+        architecture: 'arm64',
+        fileLayers: alpineLayers(
+          [
+            { name: 'busybox', version: '1.36.1-r16' },
+            { name: 'libcrypto3', version: '3.1.4-r2', origin: 'openssl' },
+          ],
+          'aarch64',
+        ),
+      },
+    ]);
+    const r = await skopeo([
+      'copy',
+      '--all',
+      '--preserve-digests',
+      ...creds('dest', '_token', cliToken(berth, host).token),
+      `oci:${layout}:1`,
+      `docker://${host}/${berth.orgName}/reports/multi:1`,
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    const repo = await repoUid(berth.orgUid, 'reports/multi');
+    const [amd64, arm64] = await Promise.all(index.images.map((i) => report({ repo, digest: i.manifest.digest })));
+    assert.deepEqual(matchSummary(amd64), ['busybox@1.36.1-r15 CVE-2023-42363 FIXED 1.36.1-r16']);
+    assert.deepEqual(matchSummary(arm64), ['libcrypto3@3.1.4-r2 CVE-2023-6129 FIXED 3.1.4-r3']);
+    const merged = await report({ repo, digest: index.index.digest });
+    assert.deepEqual(matchSummary(merged), [...matchSummary(amd64), ...matchSummary(arm64)].sort());
+    assert.equal(generationOf(merged), generationOf(amd64) + generationOf(arm64));
+    assert.equal(merged.json.id, `${repo}@${index.index.digest}`);
   });
 
   it('re-matches only the image an import touches: its report gets a new generation and an event, the other is not rewritten', async () => {
