@@ -1,8 +1,9 @@
 // berth images sbom ORG/IMAGE[:TAG|@DIGEST]: the packages Berth inventoried
 // in an image, over the v1 SBOM RPCs (GetSbom; GetRawSbom for -o spdx).
 import { type Command, Option } from 'commander';
-import { connect, uidPath, type ApiClient } from './api-client.js';
+import { connect, uidPath } from './api-client.js';
 import { resolveRepo } from './image-names.js';
+import { tagDigest } from './image-target.js';
 import { parseImageReference } from './image-reference.js';
 import { formatTable } from './output.js';
 
@@ -28,15 +29,6 @@ function splitReference(text: string): { repo: string; digest?: string; tag?: st
   }
   const ref = parseImageReference(text);
   return { repo: `${ref.org}/${ref.image}`, tag: ref.tag };
-}
-
-async function tagDigest(client: ApiClient, repoUid: string, label: string, tag: string): Promise<string> {
-  const page = await client.call<{ tags?: { digest?: string }[] }>('GET', 'registry/v2/tags', {
-    query: { 'uidp.children_of': repoUid, name: tag, include_referrers: 'true', include_dates: 'true', include_epochs: 'true', page_size: 1 },
-  });
-  const digest = page.tags?.[0]?.digest;
-  if (!digest) throw new Error(`no tag named ${JSON.stringify(tag)} in ${label} (berth images tags list --repo ${label})`);
-  return digest;
 }
 
 export function imagesSbomCommand(images: Command): void {
