@@ -71,11 +71,15 @@ describe('image inventories and the v1 SBOM endpoints', { skip: skopeoMissing },
   it('inventories an Alpine-like image and serves its apk packages with purls, then the same as SPDX 2.3', async () => {
     const layout = tmp('alpine');
     const image = await writeImage(layout, '3.19', {
-      fileLayers: alpineLayers([
-        { name: 'musl', version: '1.2.4_git20230717-r4', license: 'MIT' },
-        { name: 'busybox', version: '1.36.1-r15', license: 'GPL-2.0-only' },
-        { name: 'ssl_client', version: '1.36.1-r15', origin: 'busybox', license: 'GPL-2.0-only' },
-      ]),
+      fileLayers: [
+        ...alpineLayers([
+          { name: 'musl', version: '1.2.4_git20230717-r4', license: 'MIT' },
+          { name: 'busybox', version: '1.36.1-r15', license: 'GPL-2.0-only' },
+          { name: 'ssl_client', version: '1.36.1-r15', origin: 'busybox', license: 'GPL-2.0-only' },
+        ]),
+        // What the inventory cannot read is said in the SPDX document, not dropped in silence.
+        { 'usr/lib/node_modules/nameless/package.json': '{"description":"no name, no version"}' },
+      ],
     });
     await push(layout, '3.19', 'scan/alpine');
     alpine = { repo: await repoUid('scan/alpine'), digest: image.manifest.digest };
@@ -100,6 +104,7 @@ describe('image inventories and the v1 SBOM endpoints', { skip: skopeoMissing },
     assert.equal(typeof doc.name, 'string');
     assert.match(doc.documentNamespace, /^[a-z][a-z0-9+.-]*:[^#\s]+$/);
     assert.match(doc.creationInfo.created, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    assert.match(doc.creationInfo.comment, /^Berth did not inventory 1 entry of the image: usr\/lib\/node_modules\/nameless\/package\.json in layer sha256:[0-9a-f]{12}: /);
     assert.ok(doc.creationInfo.creators.length > 0 && doc.creationInfo.creators.every((c: string) => /^(Tool|Organization|Person): /.test(c)));
     const ids = new Set<string>();
     for (const p of doc.packages) {

@@ -21,6 +21,17 @@ function licenseOf(p: InstalledPackage): string {
   return list.length === 1 ? list[0] : list.map((l) => (l.includes(' ') ? `(${l})` : l)).join(' AND ');
 }
 
+/** How many skipped entries the document names; the rest are counted. */
+export const MAX_SKIPPED_NAMED = 100;
+
+/** What the inventory did not read, for the document's creation comment (the issue asks the report to say it). */
+function skippedComment(inv: ImageInventory): string | undefined {
+  if (inv.skipped.length === 0) return undefined;
+  const named = inv.skipped.slice(0, MAX_SKIPPED_NAMED).map((e) => `${e.path || '(layer)'}${e.layer ? ` in layer ${e.layer.slice(0, 19)}` : ''}: ${e.reason}`);
+  const more = inv.skipped.length - named.length;
+  return `Berth did not inventory ${inv.skipped.length} ${inv.skipped.length === 1 ? 'entry' : 'entries'} of the image: ${named.join('; ')}${more > 0 ? `; and ${more} more` : ''}`;
+}
+
 export interface SpdxOptions {
   /** What the image is called in the document: repo name and digest. */
   name: string;
@@ -62,6 +73,7 @@ export function spdxDocument(inv: ImageInventory, opts: SpdxOptions): Record<str
     });
     relationships.push({ spdxElementId: root, relationshipType: 'CONTAINS', relatedSpdxElement: id });
   }
+  const skipped = skippedComment(inv);
   return {
     spdxVersion: 'SPDX-2.3',
     dataLicense: 'CC0-1.0',
@@ -69,7 +81,11 @@ export function spdxDocument(inv: ImageInventory, opts: SpdxOptions): Record<str
     name: `${opts.name}@${opts.digest}`,
     // Unique per image and inventory (SPDX 2.3 §6.5 asks for a unique absolute URI, not one that resolves).
     documentNamespace: `urn:berth:spdx:${opts.digest}:${createHash('sha256').update(opts.created).digest('hex').slice(0, 16)}`,
-    creationInfo: { created: opts.created.replace(/\.\d+Z$/, 'Z'), creators: ['Tool: berth'] },
+    creationInfo: {
+      created: opts.created.replace(/\.\d+Z$/, 'Z'),
+      creators: ['Tool: berth'],
+      ...(skipped === undefined ? {} : { comment: skipped }),
+    },
     packages,
     relationships,
   };
