@@ -3,8 +3,9 @@
 // pushed in turn to tools/base:latest with skopeo (the second push moves the
 // tag; the history rows are then backdated to chosen days, as a push cannot
 // be made in the past), a Grype report imported for each with `berth images
-// scans import`, advisories imported into the feed with `berth advisories
-// import` and metadata with `import-metadata`. Then v2 resolvedVulns (REST
+// scans import` (Berth's own report, matched from the advisories, is the one
+// read), advisories imported into the feed with `berth advisories import` and
+// metadata with `import-metadata`. Then v2 resolvedVulns (REST
 // text and JSON forms of imageRefs, gRPC) and the v1 twin: an advisory fixed
 // on a day for a package of the image (by its origin), vulnerabilities gone
 // with the tag's move (under the advisory's CGA id when one names them),
@@ -15,7 +16,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import { grpcClient, rest } from '../harness/api-client.js';
+import { grpcClient, type RestResult, rest } from '../harness/api-client.js';
 import { useBerth, type Berth } from '../harness/berth-process.js';
 import { berthCli, cliEnv } from '../harness/cli-run.js';
 import type { WrittenImage } from '../harness/oci-layout.js';
@@ -23,6 +24,7 @@ import { cliToken, identityWithKeys, registryHost } from '../harness/registry-cl
 import { alpineLayers, waitForSbom } from '../harness/scan-images.js';
 import { skopeoMissing } from '../harness/skopeo.js';
 import { backdateTag, grypeReportFile, pushToTag } from '../harness/tag-moves.js';
+import { matchSummary, waitForVulnReport } from '../harness/vuln-report-wait.js';
 import { SecurityAdvisoryService } from '../../src/gen/berth/advisory/v2/advisory_pb.js';
 
 const CVSS = 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H';
@@ -61,7 +63,9 @@ const EXPECTED = [
   '2026-03-31: ',
   '2026-04-01: ',
   '2026-04-02: CGA-23cf-2222-3333 [CVE-2026-1002] TYPE_UNSPECIFIED=',
-  `2026-04-03: CGA-44hj-2222-3333 [CVE-2026-1001] TYPE_CVSS_V3=${CVSS}; GHSA-2222-3333-4444 [] TYPE_UNSPECIFIED=`,
+  // GHSA-2222-3333-4444 is only in the imported Grype report of the first image: Berth's own report
+  // of each digest is the one read, and it holds what matching the advisories found.
+  `2026-04-03: CGA-44hj-2222-3333 [CVE-2026-1001] TYPE_CVSS_V3=${CVSS}`,
   '2026-04-04: ',
 ];
 
@@ -121,7 +125,10 @@ describe('resolved vulnerability reports', { skip: skopeoMissing }, () => {
         { id: 'CGA-23cf-2222-3333', alias: 'CVE-2026-1002', events: [detectedOn('2026-03-20T00:00:00Z'), fixedOn('2026-04-02T10:00:00Z', '1.36.1-r1')] },
         { id: 'CGA-8888-9999-cccc', alias: 'CVE-2026-1003', events: [fixedOn('2026-04-05T10:00:00Z', '1.36.1-r2')] },
       ]),
-      openssl: yamlDocument('openssl', [{ id: 'CGA-44hj-2222-3333', alias: 'CVE-2026-1001', events: [detectedOn('2026-04-02T00:00:00Z')] }]),
+      // Fixed before the range, in the version the second image has: the first image's report holds it, the second's not.
+      openssl: yamlDocument('openssl', [
+        { id: 'CGA-44hj-2222-3333', alias: 'CVE-2026-1001', events: [detectedOn('2026-03-20T00:00:00Z'), fixedOn('2026-03-25T00:00:00Z', '3.1.4-r0')] },
+      ]),
       zlib: yamlDocument('zlib', [{ id: 'CGA-5555-6666-7777', alias: 'CVE-2026-1004', events: [fixedOn('2026-04-02T11:00:00Z', '1.3.1-r0')] }]),
     };
     for (const [name, text] of Object.entries(docs)) writeFileSync(join(dir, 'yaml', `${name}.advisories.yaml`), text);
@@ -131,12 +138,16 @@ describe('resolved vulnerability reports', { skip: skopeoMissing }, () => {
     );
     const db = ['--data', berth.dataDir, ...(berth.databaseUrl ? ['--database', berth.databaseUrl] : [])];
     for (const args of [
-      ['advisories', 'import', join(dir, 'yaml'), '--format', 'yaml', '--namespace', 'wolfi'],
+      ['advisories', 'import', join(dir, 'yaml'), '--format', 'yaml', '--namespace', 'alpine'],
       ['advisories', 'import-metadata', join(dir, 'osv')],
     ]) {
       const r = await berthCli([...args, ...db]);
       assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
     }
+    // Berth re-matches both images against the imported advisories on its own time.
+    const has = (id: string) => (r: RestResult) => matchSummary(r).some((m) => m.includes(` ${id} `));
+    await waitForVulnReport(berth.url, owner, repoUid, first.manifest.digest, (r) => has('CVE-2026-1001')(r) && has('CVE-2026-1002')(r));
+    await waitForVulnReport(berth.url, owner, repoUid, second.manifest.digest, (r) => has('CVE-2026-1002')(r) && !has('CVE-2026-1001')(r));
   });
 
   it('lists each day: an advisory fixed for a package of the image, and vulnerabilities gone with the tag move', async () => {
@@ -167,7 +178,7 @@ describe('resolved vulnerability reports', { skip: skopeoMissing }, () => {
     });
     assert.deepEqual(
       grpc.resolvedVulnsReports.map((d) => d.resolvedVulns.map((v) => v.id)),
-      [['CGA-44hj-2222-3333', 'GHSA-2222-3333-4444']],
+      [['CGA-44hj-2222-3333']],
     );
   });
 

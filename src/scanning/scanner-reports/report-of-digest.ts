@@ -1,6 +1,8 @@
 // "The report of a digest", as every reader that needs one report per image
-// takes it: the newest of Berth's own (BERTH) for that repo and digest, else
-// the newest of any scanner.
+// takes it: Berth's own (BERTH) for that repo and digest when Berth found
+// packages in the image, else the newest of any scanner. An image Berth could
+// not read (no package database it knows) has an empty report of Berth's that
+// says nothing about it, so a scanner's report is the better answer there.
 import { sql } from 'kysely';
 import type { Executor } from '../../store/transact.js';
 import type { ReportVulnerability, ScannerName } from './scanner-report.js';
@@ -14,13 +16,15 @@ export interface DigestReport {
 
 export async function reportOfDigest(ex: Executor, repoUid: string, digest: string): Promise<DigestReport | undefined> {
   const row = await ex
-    .selectFrom('vuln_reports')
-    .select(['scanner_name', 'created_at', 'vulnerabilities'])
-    .where('repo_uid', '=', repoUid)
-    .where('digest', '=', digest)
-    .orderBy(sql`case when scanner_name = 'BERTH' then 0 else 1 end`)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
+    .selectFrom('vuln_reports as r')
+    .leftJoin('scan_inventories as i', 'i.digest', 'r.digest')
+    .select(['r.scanner_name', 'r.created_at', 'r.vulnerabilities'])
+    .where('r.repo_uid', '=', repoUid)
+    .where('r.digest', '=', digest)
+    .where((eb) => eb.or([eb('r.scanner_name', '!=', 'BERTH'), eb('i.package_count', '>', 0)]))
+    .orderBy(sql`case when r.scanner_name = 'BERTH' then 0 else 1 end`)
+    .orderBy('r.created_at', 'desc')
+    .orderBy('r.id', 'desc')
     .limit(1)
     .executeTakeFirst();
   if (!row) return undefined;
