@@ -104,7 +104,10 @@ describe('image inventories and the v1 SBOM endpoints', { skip: skopeoMissing },
     assert.equal(typeof doc.name, 'string');
     assert.match(doc.documentNamespace, /^[a-z][a-z0-9+.-]*:[^#\s]+$/);
     assert.match(doc.creationInfo.created, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
-    assert.match(doc.creationInfo.comment, /^Berth did not inventory 1 entry of the image: usr\/lib\/node_modules\/nameless\/package\.json in layer sha256:[0-9a-f]{12}: /);
+    assert.match(
+      doc.creationInfo.comment,
+      /^Berth did not inventory 1 entry of the image: usr\/lib\/node_modules\/nameless\/package\.json in layer sha256:[0-9a-f]{12}: /,
+    );
     assert.ok(doc.creationInfo.creators.length > 0 && doc.creationInfo.creators.every((c: string) => /^(Tool|Organization|Person): /.test(c)));
     const ids = new Set<string>();
     for (const p of doc.packages) {
