@@ -44,11 +44,31 @@ export const sbomPath = (repoUid: string, digest: string) => `/registry/v1/repos
 export const rawSbomPath = (repoUid: string, digest: string) => `/registry/v1/repos/${repoUid}/digest/${digest}/rawsbom`;
 
 /**
- * GETs the SBOM until it is served (200) and `ready` accepts it, at most
- * `timeoutMs`; while the inventory is not ready the answer must be 503 with
- * the job's state.
+ * GETs `path` until it is served (200) and `ready` accepts it, at most
+ * `timeoutMs`; while the scan behind it is not done the answer must be 503
+ * (retryable, with the job's state). For the SBOM and report endpoints.
  */
-export async function waitForSbom(
+export async function waitForScanAnswer(
+  base: string,
+  token: string,
+  path: string,
+  what: string,
+  ready: (r: RestResult) => boolean = () => true,
+  timeoutMs = 90_000,
+): Promise<RestResult> {
+  const end = Date.now() + timeoutMs;
+  let last: RestResult | undefined;
+  while (Date.now() < end) {
+    last = await rest(base, 'GET', path, { token });
+    if (last.status === 200 && ready(last)) return last;
+    if (last.status !== 200) assert.equal(last.status, 503, `not ready must be 503 UNAVAILABLE: ${last.text}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.fail(`${what} was not as expected in ${timeoutMs} ms: ${last?.status} ${last?.text.slice(0, 2000)}`);
+}
+
+/** Polls the SBOM of `digest` (waitForScanAnswer). */
+export function waitForSbom(
   base: string,
   token: string,
   repoUid: string,
@@ -56,13 +76,5 @@ export async function waitForSbom(
   ready: (r: RestResult) => boolean = () => true,
   timeoutMs = 90_000,
 ): Promise<RestResult> {
-  const end = Date.now() + timeoutMs;
-  let last: RestResult | undefined;
-  while (Date.now() < end) {
-    last = await rest(base, 'GET', sbomPath(repoUid, digest), { token });
-    if (last.status === 200 && ready(last)) return last;
-    if (last.status !== 200) assert.equal(last.status, 503, `not ready must be 503 UNAVAILABLE: ${last.text}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  assert.fail(`the SBOM of ${digest} was not ready in ${timeoutMs} ms: ${last?.status} ${last?.text}`);
+  return waitForScanAnswer(base, token, sbomPath(repoUid, digest), `the SBOM of ${digest}`, ready, timeoutMs);
 }

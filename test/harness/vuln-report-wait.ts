@@ -1,8 +1,8 @@
 // Polling the v1 GetVulnReport endpoint until Berth's report of an image is
 // stored (and says what a test waits for), and the report's matches in a
 // compact form to compare.
-import assert from 'node:assert/strict';
-import { rest, type RestResult } from './api-client.js';
+import type { RestResult } from './api-client.js';
+import { waitForScanAnswer } from './scan-images.js';
 
 export const vulnReportPath = (repoUid: string, digest: string) => `/registry/v1/repos/${repoUid}/digests/${digest}/vulnreport`;
 
@@ -32,11 +32,8 @@ export function matchSummary(r: RestResult): string[] {
 /** The report's generation as a number (int64 is a string in proto3 JSON). */
 export const generationOf = (r: RestResult): number => Number(r.json.reportGeneration ?? 0);
 
-/**
- * GETs the report until it is served (200) and `ready` accepts it, at most
- * `timeoutMs`; while it is not stored the answer must be 503 (retryable).
- */
-export async function waitForVulnReport(
+/** Polls Berth's report of `digest` (waitForScanAnswer) until `ready` accepts it. */
+export function waitForVulnReport(
   base: string,
   token: string,
   repoUid: string,
@@ -44,13 +41,5 @@ export async function waitForVulnReport(
   ready: (r: RestResult) => boolean = () => true,
   timeoutMs = 90_000,
 ): Promise<RestResult> {
-  const end = Date.now() + timeoutMs;
-  let last: RestResult | undefined;
-  while (Date.now() < end) {
-    last = await rest(base, 'GET', vulnReportPath(repoUid, digest), { token });
-    if (last.status === 200 && ready(last)) return last;
-    if (last.status !== 200) assert.equal(last.status, 503, `not ready must be 503 UNAVAILABLE: ${last.text}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  assert.fail(`the report of ${digest} was not as expected in ${timeoutMs} ms: ${last?.status} ${last?.text.slice(0, 2000)}`);
+  return waitForScanAnswer(base, token, vulnReportPath(repoUid, digest), `the report of ${digest}`, ready, timeoutMs);
 }
