@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readdirSync, rmSync, statfsSync, writeSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,11 +43,26 @@ function send(base: string, method: string, path: string, token: string, body?: 
   });
 }
 
-/** Fills the filesystem of `dir` but for `leave` bytes with one file, which is returned. */
+/**
+ * Fills the filesystem of `dir` but for `leave` bytes with one file, which is
+ * returned. The server may write meanwhile (its workers run on their own), so
+ * the disk may fill before the file has all its bytes: that is full enough.
+ */
 function fill(dir: string, leave: number, name = 'filler'): string {
   const file = join(dir, name);
   const { bavail, bsize } = statfsSync(dir);
-  writeFileSync(file, Buffer.alloc(Math.max(0, bavail * bsize - leave)));
+  const fd = openSync(file, 'w');
+  const chunk = Buffer.alloc(1 << 20);
+  try {
+    for (let left = Math.max(0, bavail * bsize - leave); left > 0; ) {
+      const n = writeSync(fd, chunk, 0, Math.min(left, chunk.length));
+      left -= n;
+    }
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOSPC') throw err;
+  } finally {
+    closeSync(fd);
+  }
   return file;
 }
 
