@@ -51,6 +51,11 @@ export function failedPrecondition(domain: string, type: string, description: st
   });
 }
 
+/** FAILED_PRECONDITION with ErrorInfo alone: the v1 APIs' failure, which names no violated precondition. */
+export function failedPreconditionWithoutDetail(domain: string, text: string): ConnectError {
+  return make(Code.FailedPrecondition, domain, text);
+}
+
 export function permissionDenied(domain: string, text: string): ConnectError {
   return make(Code.PermissionDenied, domain, text);
 }

@@ -1,6 +1,15 @@
 // Every error the IAM domain returns, made by name and declared in the catalogue.
 import { Code } from '@connectrpc/connect';
-import { alreadyExists, failedPrecondition, invalidArgument, notFound, permissionDenied, unimplemented, type FieldViolation } from '../core/api-error.js';
+import {
+  alreadyExists,
+  failedPrecondition,
+  failedPreconditionWithoutDetail,
+  invalidArgument,
+  notFound,
+  permissionDenied,
+  unimplemented,
+  type FieldViolation,
+} from '../core/api-error.js';
 import { defineError } from '../core/error-catalogue.js';
 
 export const IAM_DOMAIN = 'iam.berth.dev';
@@ -15,6 +24,30 @@ export const badIamRequest = defineError(
     when: "an invalid name, description, relationship, pattern or capability; a role binding above its identity's scope or with a role defined elsewhere; an invite's bad ttl, email or role; an account association's bad provider fields; terms documents the server does not offer",
   },
   (violations: FieldViolation[]) => invalidArgument(d, violations),
+);
+
+// v1 (the /iam/v1 shapes over the v2 services)
+export const deleteBlockedV1 = defineError(
+  {
+    domain: d,
+    name: 'deleteBlockedV1',
+    code: Code.FailedPrecondition,
+    detail: 'ErrorInfo only',
+    when: 'a v1 Delete of a group that is not empty or a role still in use: v1 keeps its failure without the PreconditionFailure detail v2 gives',
+  },
+  (text: string) => failedPreconditionWithoutDetail(d, text),
+);
+export const tooManyForV1 = defineError(
+  {
+    domain: d,
+    name: 'tooManyForV1',
+    code: Code.FailedPrecondition,
+    detail: 'PreconditionFailure',
+    type: 'TOO_MANY_RESULTS',
+    when: 'a v1 List (which has no paging) matches more items than it returns at once',
+  },
+  (limit: number, v2Path: string) =>
+    failedPrecondition(d, 'TOO_MANY_RESULTS', `more than ${limit} items match; narrow the list with uidp or id, or use GET ${v2Path}, which pages`),
 );
 
 // Groups

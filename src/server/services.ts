@@ -47,6 +47,24 @@ import { vulnReportsV1Service } from '../scanning/vuln-reports-v1/service.js';
 import { sbomV1Methods } from '../scanning/sbom-v1/service.js';
 import { vulnReportV1Methods } from '../scanning/report-v1/service.js';
 import type { ServiceDeps } from '../runtime/service-deps.js';
+import { Groups as GroupsV1 } from '../gen/berth/iam/v1/groups_pb.js';
+import { Identities as IdentitiesV1 } from '../gen/berth/iam/v1/identities_pb.js';
+import { Roles as RolesV1 } from '../gen/berth/iam/v1/roles_pb.js';
+import { RoleBindings as RoleBindingsV1 } from '../gen/berth/iam/v1/role_bindings_pb.js';
+import { IdentityProviders as IdentityProvidersV1 } from '../gen/berth/iam/v1/identity_providers_pb.js';
+import { GroupInvites as GroupInvitesV1 } from '../gen/berth/iam/v1/group_invites_pb.js';
+import { GroupAccountAssociations as AccountAssociationsV1 } from '../gen/berth/iam/v1/account_associations_pb.js';
+import { ExternalGroupRoleMappings as ExternalGroupRoleMappingsV1 } from '../gen/berth/iam/v1/external_group_role_mappings_pb.js';
+import { Terms as TermsV1 } from '../gen/berth/iam/v1/terms_pb.js';
+import { groupsV1Service } from '../iam/v1/groups-v1.js';
+import { identitiesV1Service } from '../iam/v1/identities-v1.js';
+import { roleV1Preflights, rolesV1Service } from '../iam/v1/roles-v1.js';
+import { roleBindingsV1Service } from '../iam/v1/role-bindings-v1.js';
+import { identityProvidersV1Service } from '../iam/v1/identity-providers-v1.js';
+import { groupInvitesV1Service } from '../iam/v1/group-invites-v1.js';
+import { accountAssociationsV1Service } from '../iam/v1/account-associations-v1.js';
+import { groupMappingsV1Service } from '../iam/v1/group-mappings-v1.js';
+import { termsV1Service } from '../iam/v1/terms-v1.js';
 import { SecurityAdvisoryService } from '../gen/berth/advisory/v2/advisory_pb.js';
 import { securityAdvisoryService } from '../vulnerabilities/feed/service.js';
 import { SecurityAdvisoryService as SecurityAdvisoryV1Service } from '../gen/berth/advisory/v1/advisory_pb.js';
@@ -86,6 +104,15 @@ export const SERVICES: readonly ServiceEntry[] = [
   entry(GroupInvitesService, groupInvitesService),
   entry(AccountAssociationsService, accountAssociationsService),
   entry(TermsService, termsService),
+  entry(GroupsV1, groupsV1Service),
+  entry(IdentitiesV1, identitiesV1Service),
+  entry(RolesV1, rolesV1Service, () => ({ preflights: roleV1Preflights })),
+  entry(RoleBindingsV1, roleBindingsV1Service),
+  entry(IdentityProvidersV1, identityProvidersV1Service),
+  entry(ExternalGroupRoleMappingsV1, groupMappingsV1Service),
+  entry(GroupInvitesV1, groupInvitesV1Service),
+  entry(AccountAssociationsV1, accountAssociationsV1Service),
+  entry(TermsV1, termsV1Service),
   entry(AuthService, authService),
   entry(SubscriptionsService, subscriptionsService),
   entry(SubscriptionsV1Service, subscriptionsV1Service),

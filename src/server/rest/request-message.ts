@@ -170,7 +170,12 @@ function setPath(schema: DescMessage, msg: Message, fieldPath: string, value: st
   }
 }
 
-export function parseJsonBody(raw: Buffer | string | undefined, domain: string): JsonObject | undefined {
+/**
+ * The JSON body: an object, or an array where the rule's body is a repeated
+ * field (v1 `POST /iam/v1/rolebindings/batch/{parent}` sends its bindings as
+ * the body, as grpc-gateway maps a `body: "role_bindings"` rule).
+ */
+export function parseJsonBody(raw: Buffer | string | undefined, domain: string): JsonObject | JsonValue[] | undefined {
   const text = raw === undefined ? '' : typeof raw === 'string' ? raw : raw.toString('utf8');
   if (text.trim() === '') return undefined;
   let value: unknown;
@@ -179,20 +184,24 @@ export function parseJsonBody(raw: Buffer | string | undefined, domain: string):
   } catch (err) {
     throw badBody(domain, `malformed JSON: ${(err as Error).message.slice(0, 200)}`);
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw badBody(domain, 'the body must be a JSON object');
-  }
-  return value as JsonObject;
+  if (value === null || typeof value !== 'object') throw badBody(domain, 'the body must be a JSON object');
+  return value as JsonObject | JsonValue[];
 }
 
 export function buildRequest(
   route: RestRoute,
   variables: Record<string, string>,
   query: URLSearchParams,
-  body: JsonObject | undefined,
+  jsonBody: JsonObject | JsonValue[] | undefined,
   domain: string,
 ): Message {
   const schema = route.method.input;
+  const listField = schema.fields.find((x) => x.name === route.body && x.fieldKind === 'list');
+  if (Array.isArray(jsonBody) !== (listField !== undefined && jsonBody !== undefined)) {
+    throw badBody(domain, listField ? 'the body must be a JSON array' : 'the body must be a JSON object');
+  }
+  if (listField) return listBodyRequest(route, variables, query, listField, jsonBody as JsonValue[] | undefined, domain);
+  const body = jsonBody as JsonObject | undefined;
   const msg = create(schema);
   const opts = { ignoreUnknownFields: false };
   if (route.body === '*') {
@@ -230,6 +239,33 @@ export function buildRequest(
         record[maskField.localName] = maskFromJsonKeys(f.message, body ?? {});
       }
     }
+  }
+  for (const [fieldPath, value] of Object.entries(variables)) setPath(schema, msg, fieldPath, value);
+  return msg;
+}
+
+/** A request whose body is one repeated field: the array is that field, the rest come from the path and query. */
+function listBodyRequest(
+  route: RestRoute,
+  variables: Record<string, string>,
+  query: URLSearchParams,
+  field: DescField,
+  body: JsonValue[] | undefined,
+  domain: string,
+): Message {
+  const schema = route.method.input;
+  const msg = create(schema);
+  const opts = { ignoreUnknownFields: false };
+  try {
+    mergeFromJson(schema, msg, queryToJson(schema, query, domain), opts);
+  } catch (err) {
+    if (err instanceof ConnectError) throw err;
+    throw decodeError(err, domain, 'query');
+  }
+  try {
+    mergeFromJson(schema, msg, withoutUnknownFields(schema, { [field.jsonName]: body ?? [] }), opts);
+  } catch (err) {
+    throw decodeError(err, domain, field.name);
   }
   for (const [fieldPath, value] of Object.entries(variables)) setPath(schema, msg, fieldPath, value);
   return msg;

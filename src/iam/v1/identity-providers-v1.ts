@@ -1,0 +1,88 @@
+// berth.iam.v1.IdentityProviders: the v1 shapes over CreateIdentityProvider,
+// UpdateIdentityProvider, ListIdentityProviders and DeleteIdentityProvider of
+// src/iam/identity-providers/ (same rules, same events).
+import { create } from '@bufbuild/protobuf';
+import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
+import {
+  type IdentityProvider,
+  IdentityProvider_OIDCSchema,
+  type IdentityProviderFilter,
+  type IdentityProviders,
+  IdentityProviderSchema,
+} from '../../gen/berth/iam/v1/identity_providers_pb.js';
+import {
+  CreateIdentityProviderRequestSchema,
+  DeleteIdentityProviderRequestSchema,
+  type IdentityProvider as IdentityProviderV2,
+  ListIdentityProvidersRequestSchema,
+  UpdateIdentityProviderRequestSchema,
+} from '../../gen/berth/iam/v2/identity_providers_pb.js';
+import type { ServiceDeps } from '../../runtime/service-deps.js';
+import { createIdentityProvider } from '../identity-providers/create-provider.js';
+import { deleteIdentityProvider } from '../identity-providers/delete-provider.js';
+import { listIdentityProviders } from '../identity-providers/list-providers.js';
+import { updateIdentityProvider } from '../identity-providers/update-provider.js';
+import { deleteV1 } from './v1-delete.js';
+import { allItems, narrowToId } from './v1-list.js';
+
+type Oidc = { issuer: string; clientId: string; clientSecret: string; additionalScopes: string[]; groupsClaim: string; pkceEnabled: boolean };
+const oidcFields = (o: Oidc) => ({
+  issuer: o.issuer,
+  clientId: o.clientId,
+  clientSecret: o.clientSecret,
+  additionalScopes: o.additionalScopes,
+  groupsClaim: o.groupsClaim,
+  pkceEnabled: o.pkceEnabled,
+});
+
+function v1Provider(p: IdentityProviderV2): IdentityProvider {
+  const c = p.configuration;
+  return create(IdentityProviderSchema, {
+    id: p.uid,
+    name: p.name,
+    description: p.description,
+    defaultRole: p.defaultRole,
+    configuration: c.case === 'oidc' ? { case: 'oidc', value: create(IdentityProvider_OIDCSchema, oidcFields(c.value)) } : { case: undefined },
+  });
+}
+
+/** The v2 provider of a v1 one (the client secret included: it is write-only). */
+function v2Fields(p: IdentityProvider | undefined, uid = '') {
+  const c = p?.configuration;
+  return {
+    uid,
+    name: p?.name ?? '',
+    description: p?.description ?? '',
+    defaultRole: p?.defaultRole ?? '',
+    configuration: c?.case === 'oidc' ? { case: 'oidc' as const, value: oidcFields(c.value) } : { case: undefined },
+  };
+}
+
+async function listProvidersV1(deps: ServiceDeps, req: IdentityProviderFilter, ctx: HandlerContext) {
+  const uidp = narrowToId(req.uidp, 'id', req.id);
+  const items =
+    uidp === null
+      ? []
+      : await allItems('/iam/v2/identityProviders', async (pageSize, pageToken) => {
+          const page = await listIdentityProviders(deps, create(ListIdentityProvidersRequestSchema, { uidp, name: req.name, pageSize, pageToken }), ctx);
+          return [page.identityProviders.map(v1Provider), page.nextPageToken];
+        });
+  return { $typeName: 'berth.iam.v1.IdentityProviderList' as const, items };
+}
+
+export function identityProvidersV1Service(deps: ServiceDeps): ServiceImpl<typeof IdentityProviders> {
+  return {
+    create: async (req, ctx) => {
+      const v2 = create(CreateIdentityProviderRequestSchema, { parent: req.parentId, identityProvider: v2Fields(req.identityProvider) });
+      return v1Provider(await createIdentityProvider(deps, v2, ctx));
+    },
+    // PUT: every field; through the `oidc` path an empty client secret keeps the stored one.
+    update: async (req, ctx) => {
+      const updateMask = { paths: ['name', 'description', 'default_role', 'oidc'] };
+      const v2 = create(UpdateIdentityProviderRequestSchema, { identityProvider: v2Fields(req, req.id), updateMask });
+      return v1Provider(await updateIdentityProvider(deps, v2, ctx));
+    },
+    list: (req, ctx) => listProvidersV1(deps, req, ctx),
+    delete: (req, ctx) => deleteV1(() => deleteIdentityProvider(deps, create(DeleteIdentityProviderRequestSchema, { uid: req.id }), ctx)),
+  };
+}
