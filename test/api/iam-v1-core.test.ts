@@ -13,6 +13,7 @@ import { RoleBindings } from '../../src/gen/berth/iam/v1/role_bindings_pb.js';
 import { Roles } from '../../src/gen/berth/iam/v1/roles_pb.js';
 import { grpcClient, identityWithRole, rest, type RestResult } from '../harness/api-client.js';
 import { useBerth, type Berth } from '../harness/berth-process.js';
+import { sqlQuery } from '../harness/database.js';
 
 const VIEWER = '63921b2c44617e3f2603851537be0123af4a57d7';
 const TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -225,5 +226,31 @@ describe('iam v1 beside v2: groups, identities, roles, role bindings', () => {
     invalid(await api('POST', `/iam/v1/rolebindings/${folder}`, { identity: a.uid, role: 'nope' }), 'role_binding.role_uid');
     invalid(await api('GET', '/iam/v1/rolebindings?id=nope'), 'id');
     assert.equal((await api('POST', `/iam/v1/rolebindings/batch/${folder}`, [])).status, 400);
+  });
+  it('answers a v1 List in one piece up to 1000 items, and asks to narrow it beyond', async () => {
+    const folder = await group('v1-bound');
+    // Planted in one statement: a thousand creates through the API would only be slow.
+    const plant = async (from: number, count: number) => {
+      const now = new Date().toISOString();
+      const values: unknown[] = [];
+      const tuples: string[] = [];
+      for (let i = from; i < from + count; i++) {
+        const at = values.length;
+        values.push(`${folder}/${i.toString(16).padStart(16, '0')}`, folder, `g${i}`, '', 0, now, now);
+        tuples.push(`($${at + 1}, $${at + 2}, $${at + 3}, $${at + 4}, $${at + 5}, $${at + 6}, $${at + 7})`);
+      }
+      await sqlQuery(berth, `insert into groups (uid, parent_uid, name, description, verified, create_time, update_time) values ${tuples.join(', ')}`, values);
+    };
+    await plant(0, 1000);
+    const all = ok(await api('GET', `/iam/v1/groups?uidp.children_of=${folder}`)).items.map((g: { id: string }) => g.id);
+    assert.equal(all.length, 1000);
+    assert.deepEqual(all, [...all].sort());
+    await plant(1000, 1);
+    const over = await api('GET', `/iam/v1/groups?uidp.children_of=${folder}`);
+    assert.equal(over.status, 400, over.text.slice(0, 300));
+    assert.equal(over.json.code, Code.FailedPrecondition);
+    assert.match(over.json.message, /\/iam\/v2\/groups/);
+    const last = `${folder}/${(1000).toString(16).padStart(16, '0')}`;
+    assert.equal(ok(await api('GET', `/iam/v1/groups?id=${encodeURIComponent(last)}`)).items.length, 1);
   });
 });

@@ -18,7 +18,7 @@ import { ExternalGroupRoleMappings } from '../../src/gen/berth/iam/v1/external_g
 import { GroupInvites } from '../../src/gen/berth/iam/v1/group_invites_pb.js';
 import { IdentityProviders } from '../../src/gen/berth/iam/v1/identity_providers_pb.js';
 import { Terms } from '../../src/gen/berth/iam/v1/terms_pb.js';
-import { grpcClient, rest, type RestResult } from '../harness/api-client.js';
+import { grpcClient, identityWithRole, rest, type RestResult } from '../harness/api-client.js';
 import { useBerth, type Berth } from '../harness/berth-process.js';
 import { sqlQuery } from '../harness/database.js';
 
@@ -205,5 +205,27 @@ describe('iam v1 beside v2: providers, invites, associations, mappings, terms', 
     );
     invalid(await api('POST', `/iam/v1/terms/${folder}`, { documentIds: ['nope'] }), 'document_ids[0]');
     assert.equal((await api('GET', '/iam/v1/terms/bad')).status, 400);
+  });
+  it('lists without a uidp filter (invites, associations) show only what the caller may see', async () => {
+    const mine = await group('v1-scope-mine');
+    const other = await group('v1-scope-other');
+    for (const g of [mine, other]) {
+      ok(await api('POST', `/iam/v1/group_invites/${g}`, { role: VIEWER }));
+      ok(await api('POST', `/iam/v1/account_associations/${g}`, { name: `aa-${g.slice(-4)}`, amazon: { account: '123456789012' } }));
+    }
+    // An owner of one subgroup sees that subgroup's items only, and nothing when it names the other.
+    const who = await identityWithRole(berth.url, token, berth.orgUid, 'owner', mine);
+    const as = (path: string) => rest(berth.url, 'GET', path, { token: who.token });
+    const invites = ok(await as('/iam/v1/group_invites')).items.map((i: { id: string }) => i.id);
+    assert.ok(invites.length > 0 && invites.every((id: string) => id.startsWith(`${mine}/`)), invites.join());
+    assert.deepEqual(ok(await as(`/iam/v1/group_invites?group=${other}`)), { items: [] });
+    assert.deepEqual(
+      ok(await as('/iam/v1/account_associations')).items.map((a: { group: string }) => a.group),
+      [mine],
+    );
+    assert.deepEqual(ok(await as(`/iam/v1/account_associations?group=${other}`)), { items: [] });
+    // No token: refused before anything is read.
+    assert.equal((await rest(berth.url, 'GET', '/iam/v1/account_associations')).status, 401);
+    assert.equal((await rest(berth.url, 'GET', `/iam/v1/group_invites?group=${mine}`)).status, 401);
   });
 });
