@@ -226,6 +226,7 @@ describe('iam v1 beside v2: groups, identities, roles, role bindings', () => {
     invalid(await api('POST', `/iam/v1/rolebindings/${folder}`, { identity: a.uid, role: 'nope' }), 'role_binding.role_uid');
     invalid(await api('GET', '/iam/v1/rolebindings?id=nope'), 'id');
     assert.equal((await api('POST', `/iam/v1/rolebindings/batch/${folder}`, [])).status, 400);
+    invalid(await api('POST', `/iam/v1/rolebindings/batch/${folder}`, { identity: a.uid, role: VIEWER }), 'body');
   });
   it('answers a v1 List in one piece up to 1000 items, and asks to narrow it beyond', async () => {
     const folder = await group('v1-bound');
