@@ -5,15 +5,10 @@ import { create } from '@bufbuild/protobuf';
 import { capabilityByFriendlyName, capabilityName } from '../../auth/capability-names.js';
 import { Capability } from '../../gen/berth/capabilities/v1/capabilities_pb.js';
 import { type Role, RoleSchema } from '../../gen/berth/iam/v1/roles_pb.js';
-import type { Role as RoleV2 } from '../../gen/berth/iam/v2/roles_pb.js';
 import { badIamRequest } from '../errors.js';
 
 export function v1Role(r: { uid: string; name: string; description: string; capabilities?: readonly Capability[] }): Role {
   return create(RoleSchema, { id: r.uid, name: r.name, description: r.description, capabilities: (r.capabilities ?? []).map(capabilityName) });
-}
-
-export function v1RoleOf(r: RoleV2): Role {
-  return v1Role(r);
 }
 
 /** The capabilities named, or INVALID_ARGUMENT listing the names that are none. */

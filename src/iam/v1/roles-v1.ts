@@ -11,7 +11,7 @@ import { createRole } from '../roles/create-role.js';
 import { deleteRole } from '../roles/delete-role.js';
 import { listRoles } from '../roles/list-roles.js';
 import { updateRole } from '../roles/update-role.js';
-import { capabilitiesOf, v1RoleOf } from './role-v1.js';
+import { capabilitiesOf, v1Role } from './role-v1.js';
 import { deleteV1 } from './v1-delete.js';
 import { allItems, checkUidFilter, narrowToId, uidpWith } from './v1-list.js';
 
@@ -35,7 +35,7 @@ async function listRolesV1(deps: ServiceDeps, req: RoleFilter, ctx: HandlerConte
       ? []
       : await allItems('/iam/v2/roles', async (pageSize, pageToken) => {
           const page = await listRoles(deps, create(ListRolesRequestSchema, { uidp: filter, name: req.name, pageSize, pageToken }), ctx);
-          return [page.roles.map(v1RoleOf), page.nextPageToken];
+          return [page.roles.map(v1Role), page.nextPageToken];
         });
   return { $typeName: 'berth.iam.v1.RoleList' as const, items };
 }
@@ -45,12 +45,12 @@ export function rolesV1Service(deps: ServiceDeps): ServiceImpl<typeof Roles> {
     create: async (req, ctx) => {
       const r = req.role;
       const role = { name: r?.name ?? '', description: r?.description ?? '', capabilities: capabilitiesOf(r?.capabilities ?? [], 'role.capabilities') };
-      return v1RoleOf(await createRole(deps, create(CreateRoleRequestSchema, { parent: req.parentId, role }), ctx));
+      return v1Role(await createRole(deps, create(CreateRoleRequestSchema, { parent: req.parentId, role }), ctx));
     },
     update: async (req, ctx) => {
       const role = { uid: req.id, name: req.name, description: req.description, capabilities: capabilitiesOf(req.capabilities, 'capabilities') };
       const updateMask = { paths: ['name', 'description', 'capabilities'] };
-      return v1RoleOf(await updateRole(deps, create(UpdateRoleRequestSchema, { role, updateMask }), ctx));
+      return v1Role(await updateRole(deps, create(UpdateRoleRequestSchema, { role, updateMask }), ctx));
     },
     list: (req, ctx) => listRolesV1(deps, req, ctx),
     delete: (req, ctx) => deleteV1(() => deleteRole(deps, create(DeleteRoleRequestSchema, { uid: req.id }), ctx)),
