@@ -11,7 +11,11 @@ import { RegistryService } from '../../src/gen/berth/registry/v1/registry_pb.js'
 import { grpcClient, identityWithRole, rest, type RestResult } from '../harness/api-client.js';
 import { useBerth, type Berth } from '../harness/berth-process.js';
 import { RepoClient, imageManifest } from '../harness/registry-gc.js';
+import { cliToken, registryHost } from '../harness/registry-client.js';
 import { seedImage, seedIndex, type SeededIndex } from '../harness/registry-content.js';
+import { alpineLayers, waitForSbom } from '../harness/scan-images.js';
+import { skopeoMissing } from '../harness/skopeo.js';
+import { pushToTag } from '../harness/tag-moves.js';
 
 const CONFIG = 200; // the config blob size seeded images get
 
@@ -286,6 +290,43 @@ describe('registry v1 beside v2', () => {
     assert.match(seeded.json.message, /not stored/);
   });
 
+  it('lists the packages of an inventoried image as manifest metadata', { skip: skopeoMissing }, async () => {
+    const packages = [
+      { name: 'musl', version: '1.2.4-r4', license: 'MIT' },
+      { name: 'busybox', version: '1.36.1-r15', license: 'GPL-2.0-only' },
+    ];
+    const host = registryHost(berth);
+    const image = await pushToTag(berth, host, cliToken(berth, host).token, 'v1/scanned', 'v1', { fileLayers: alpineLayers(packages) });
+    const digest = image.manifest.digest;
+    const scanned = ok(await call('GET', '/registry/v1/repos?name=v1%2Fscanned')).items[0].id;
+    const sbom = await waitForSbom(berth.url, token, scanned, digest);
+    const path = `/registry/v1/repos/${scanned}/manifestmetdata`;
+    const r = ok(await call('GET', `${path}?items=${digest}`));
+    assert.deepEqual(Object.keys(r), ['items']);
+    assert.equal(r.items.length, 1);
+    assert.equal(r.items[0].digest, digest);
+    const meta = r.items[0].pkgMetadata as Array<{ purl: string; originPurl: string; license: string }>;
+    assert.deepEqual(meta.map((p) => p.purl).sort(), sbom.json.packages.map((p: { purl: string }) => p.purl).sort());
+    assert.deepEqual(meta.map((p) => p.license).sort(), ['GPL-2.0-only', 'MIT']);
+    assert.ok(meta.every((p) => p.originPurl === ''));
+    // The same over gRPC, and as a JSON entry.
+    const g = await v1.listManifestMetadata({ repoId: scanned, items: [{ filter: { case: 'imageDigest', value: digest } }] });
+    assert.equal(g.items[0].pkgMetadata.length, meta.length);
+    const json = ok(await call('GET', `${path}?items=${encodeURIComponent(JSON.stringify({ imageDigest: digest }))}`));
+    assert.deepEqual(json, r);
+  });
+
+  it('resolves an index entry of manifest metadata by architecture', async () => {
+    const path = `/registry/v1/repos/${repo}/manifestmetdata`;
+    // The seeded images are never scanned: the amd64 image is found, its inventory is not ready.
+    const notReady = await call('GET', `${path}?items=${index.digest}/amd64`);
+    assert.equal(notReady.status, 503, notReady.text);
+    assert.match(notReady.json.message, new RegExp(index.images[0].digest));
+    assert.equal((await call('GET', `${path}?items=${index.digest}/s390x`)).status, 404);
+    assert.equal((await call('GET', `${path}?items=sha256:${'0'.repeat(64)}`)).status, 404);
+    assert.equal((await call('GET', `/registry/v1/repos/${berth.orgUid}/0123456789abcdef/manifestmetdata?items=${d1}`)).status, 404);
+  });
+
   it('refuses bad input on every new parameter', async () => {
     assert.deepEqual(fieldsOf(await call('POST', `/registry/v1/repos/${berth.orgUid}`, { name: '' })), ['repo.name']);
     assert.deepEqual(fieldsOf(await call('POST', `/registry/v1/repos/${berth.orgUid}`, { name: 'ok', description: 'x'.repeat(256) })), ['repo.description']);
@@ -302,7 +343,15 @@ describe('registry v1 beside v2', () => {
     assert.equal((await call('GET', '/registry/v1/repotagssummary/not-a-uid')).status, 400);
     assert.equal((await call('GET', '/registry/v1/digestcount/not-a-uid')).status, 400);
     assert.equal((await call('PUT', `/registry/v1/repos/${repo}`, { name: 'nul\u0000' })).status, 400);
+    const meta = `/registry/v1/repos/${repo}/manifestmetdata`;
+    assert.deepEqual(fieldsOf(await call('GET', meta)), ['items']);
+    assert.deepEqual(fieldsOf(await call('GET', `${meta}?items=sha256:nope`)), ['items[0]']);
+    assert.deepEqual(fieldsOf(await call('GET', `${meta}?items=${index.digest}/a%20b`)), ['items[0].index_filter.arch']);
+    const many = Array.from({ length: 101 }, () => ({ filter: { case: 'imageDigest' as const, value: d1 } }));
+    assert.equal(await grpcCode(v1.listManifestMetadata({ repoId: repo, items: many })), Code.InvalidArgument);
+    assert.equal((await call('GET', `${meta}?items=${encodeURIComponent('{"imageDigest": 3}')}`)).status, 400);
     assert.equal(await grpcCode(v1.listRepos({ id: 'not-a-uid' })), Code.InvalidArgument);
+    assert.equal(await grpcCode(v1.listManifestMetadata({ repoId: repo, items: [{}] })), Code.InvalidArgument);
     assert.equal(await grpcCode(v1.getSize({ repoId: repo, digest: d1, arch: 'x y' })), Code.InvalidArgument);
     assert.equal(ok(await call('GET', `/registry/v2/repos/${repo}`)).description, 'from v2', 'nothing changed');
   });
