@@ -32,8 +32,9 @@ export async function allPages<T>(
   for (;;) {
     const p = await page(MAX_PAGE_SIZE, token);
     items.push(...p.items);
+    // Past the bound by a row, not by a full last page: exactly `max` is an answer.
+    if (items.length > max) throw tooManyForV1(what, max);
     if (p.next === '') return items;
-    if (items.length >= max) throw tooManyForV1(what, max);
     token = p.next;
   }
 }

@@ -10,6 +10,7 @@ import { Code, ConnectError } from '@connectrpc/connect';
 import { RegistryService } from '../../src/gen/berth/registry/v1/registry_pb.js';
 import { grpcClient, identityWithRole, rest, type RestResult } from '../harness/api-client.js';
 import { useBerth, type Berth } from '../harness/berth-process.js';
+import { sqlQuery } from '../harness/database.js';
 import { RepoClient, imageManifest } from '../harness/registry-gc.js';
 import { cliToken, registryHost } from '../harness/registry-client.js';
 import { seedImage, seedIndex, type SeededIndex } from '../harness/registry-content.js';
@@ -354,5 +355,25 @@ describe('registry v1 beside v2', () => {
     assert.equal(await grpcCode(v1.listManifestMetadata({ repoId: repo, items: [{}] })), Code.InvalidArgument);
     assert.equal(await grpcCode(v1.getSize({ repoId: repo, digest: d1, arch: 'x y' })), Code.InvalidArgument);
     assert.equal(ok(await call('GET', `/registry/v2/repos/${repo}`)).description, 'from v2', 'nothing changed');
+  });
+  it('refuses a v1 list past its bound instead of cutting it, and answers exactly the bound', async () => {
+    // 1,000 repos planted in a group of their own (an API create each would dominate the file's time).
+    const group = ok(await call('POST', `/iam/v2/groups/${berth.orgUid}`, { name: 'v1-many' })).uid;
+    const now = new Date().toISOString();
+    const rows = Array.from({ length: 1000 }, (_, i) => `('${group}/${i.toString(16).padStart(16, '0')}', '${group}', 'r${i}', '', '', '${now}', '${now}')`);
+    for (let i = 0; i < rows.length; i += 250) {
+      await sqlQuery(
+        berth,
+        `insert into repos (uid, parent_uid, name, description, readme, create_time, update_time) values ${rows.slice(i, i + 250).join(', ')}`,
+      );
+    }
+    const exactly = ok(await call('GET', `/registry/v1/repos?uidp.children_of=${group}`));
+    assert.equal(exactly.items.length, 1000);
+    ok(await call('POST', `/registry/v1/repos/${group}`, { name: 'one-more' }));
+    const over = await call('GET', `/registry/v1/repos?uidp.children_of=${group}`);
+    assert.equal(over.status, 400, over.text);
+    assert.match(over.json.message, /more than 1000 repos match/);
+    assert.equal(await grpcCode(v1.listRepos({ uidp: { childrenOf: group } })), Code.FailedPrecondition);
+    assert.equal(ok(await call('GET', `/registry/v1/repos?uidp.children_of=${group}&name=one-more`)).items.length, 1);
   });
 });
