@@ -33,9 +33,8 @@ export type RepoAuthor = { ctx: HandlerContext } | { pushedBy: string };
 
 /**
  * Validates and inserts the repo inside `tx`, with its event; the row as
- * stored (without the readme). Throws repoNameTaken when
- * the group has a repo of that name, parentGroupNotFound when the group does
- * not exist.
+ * stored (without the readme). Throws repoNameTaken when the group has a
+ * repo of that name, parentGroupNotFound when the group does not exist.
  */
 export async function writeRepo(tx: Tx, r: NewRepo, by: RepoAuthor): Promise<RepoRow> {
   const bad = repoViolations(r.name, r.description, r.readme);
