@@ -45,6 +45,8 @@ export function eventOfMethod(method: DescMethod): EventAttributes {
  */
 export async function emitDeclaredEvent<D extends DescMessage>(tx: Tx, method: DescMethod, e: RpcEvent<D> & { actor?: string }): Promise<string> {
   const attrs = eventOfMethod(method);
+  // A body the annotation names is what the docs say the event carries: hold the code to it.
+  if (attrs.body !== '' && attrs.body !== e.schema.typeName) throw new Error(`${method.name} declares a ${attrs.body} body, not ${e.schema.typeName}`);
   const extensions: Record<string, string> = {};
   for (const name of attrs.extensions) {
     const value = name === 'group' ? e.group : e.extensions?.[name];
@@ -62,8 +64,12 @@ export async function emitDeclaredEvent<D extends DescMessage>(tx: Tx, method: D
   });
 }
 
-/** Writes the event `ctx.method` declares to the outbox inside `tx`, the caller as its actor. */
-export function emitRpcEvent<D extends DescMessage>(tx: Tx, ctx: HandlerContext, e: RpcEvent<D>): Promise<string> {
+/**
+ * Writes the event `ctx.method` declares to the outbox inside `tx`, the
+ * caller as its actor; `method` names another RPC's event when the call made
+ * that RPC's change (a v1 create that updates the repo of its name).
+ */
+export function emitRpcEvent<D extends DescMessage>(tx: Tx, ctx: HandlerContext, e: RpcEvent<D>, method: DescMethod = ctx.method): Promise<string> {
   const caller = ctx.values.get(callerKey);
-  return emitDeclaredEvent(tx, ctx.method, { ...e, actor: caller && !caller.anonymous ? caller.identityUid : undefined });
+  return emitDeclaredEvent(tx, method, { ...e, actor: caller && !caller.anonymous ? caller.identityUid : undefined });
 }

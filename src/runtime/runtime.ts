@@ -18,6 +18,7 @@ import { firstStart, syncBuiltinRoles, type FirstStartResult } from '../iam/firs
 import { ListTotals } from '../list/list-totals.js';
 import { PUBLIC_URL_SETTING, putSetting, sharedSecret } from '../store/settings-store.js';
 import type { Store } from '../store/store.js';
+import type { BlobStore } from '../registry/blobs/blob-store.js';
 import type { OrgCreationPolicy, ServiceDeps } from './service-deps.js';
 import type { TermsDocument } from '../iam/terms/terms-documents.js';
 import { DEFAULT_EVENT_SETTINGS, type EventSettings } from '../events/event-settings.js';
@@ -44,6 +45,8 @@ export interface RuntimeOptions {
   events?: EventSettings;
   /** --feed-requires-auth: the advisory feed asks for a valid token. */
   feedRequiresAuth?: boolean;
+  /** The registry's blob store (ServiceDeps.blobs). */
+  blobs?: BlobStore;
 }
 
 /** Where the registry is, as clients name it. */
@@ -113,6 +116,7 @@ export class Runtime {
       termsDocuments: opts.termsDocuments ?? [],
       events: opts.events ?? DEFAULT_EVENT_SETTINGS,
       feedRequiresAuth: opts.feedRequiresAuth ?? false,
+      blobs: opts.blobs,
     };
     const externalIssuers = new ExternalIssuers({ allowInsecure: opts.allowInsecureIssuers ?? false });
     const audiences = opts.registryAudience === undefined ? [opts.url] : [opts.url, opts.registryAudience];

@@ -4,6 +4,7 @@ import type { TermsDocument } from '../iam/terms/terms-documents.js';
 import type { ListTotals } from '../list/list-totals.js';
 import type { Store } from '../store/store.js';
 import type { EventSettings } from '../events/event-settings.js';
+import type { BlobStore } from '../registry/blobs/blob-store.js';
 
 /** Who may create root organizations through the API (`--allow-org-creation`). */
 export type OrgCreationPolicy = 'owners' | 'anyone' | 'nobody';
@@ -24,4 +25,6 @@ export interface ServiceDeps {
   events: EventSettings;
   /** --feed-requires-auth: the advisory feed's RPCs (iam disabled in the proto) ask for a valid token (any identity). */
   feedRequiresAuth: boolean;
+  /** The registry's blob store, for the API's reads of image content (v1 GetImageConfig); none when the registry is off. */
+  blobs?: BlobStore;
 }

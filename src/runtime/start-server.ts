@@ -118,6 +118,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       termsDocuments: opts.termsDocuments,
       events: opts.events,
       feedRequiresAuth: opts.feedRequiresAuth,
+      blobs,
     });
     await api.attach(runtime);
     await registry?.attach(runtime);

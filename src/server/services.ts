@@ -10,6 +10,7 @@ import { IdentitiesService } from '../gen/berth/iam/v2/identities_pb.js';
 import { IdentityProvidersService } from '../gen/berth/iam/v2/identity_providers_pb.js';
 import { ExternalGroupRoleMappingsService } from '../gen/berth/iam/v2/external_group_role_mappings_pb.js';
 import { PingService } from '../gen/berth/ping/v2/ping_pb.js';
+import { PingService as PingV1Service } from '../gen/berth/ping/v1/ping_pb.js';
 import { ImagesService } from '../gen/berth/registry/v2/images_pb.js';
 import { ReposService } from '../gen/berth/registry/v2/repos_pb.js';
 import { RoleBindingsService } from '../gen/berth/iam/v2/role_bindings_pb.js';
@@ -35,6 +36,7 @@ import { identitiesService } from '../iam/identities/service.js';
 import { identityProvidersService } from '../iam/identity-providers/service.js';
 import { externalGroupRoleMappingsService } from '../iam/group-mappings/service.js';
 import { pingService } from '../ping/ping-service.js';
+import { pingV1Service } from '../ping/ping-v1-service.js';
 import { imagesService } from '../registry/images/service.js';
 import { reposService } from '../registry/repos/service.js';
 import { roleBindingsService } from '../iam/role-bindings/service.js';
@@ -66,7 +68,7 @@ import { accountAssociationsV1Service } from '../iam/v1/account-associations-v1.
 import { groupMappingsV1Service } from '../iam/v1/group-mappings-v1.js';
 import { termsV1Service } from '../iam/v1/terms-v1.js';
 import { SecurityAdvisoryService } from '../gen/berth/advisory/v2/advisory_pb.js';
-import { securityAdvisoryService } from '../vulnerabilities/feed/service.js';
+import { securityAdvisoryService, securityAdvisoryV1Service } from '../vulnerabilities/feed/service.js';
 import { SecurityAdvisoryService as SecurityAdvisoryV1Service } from '../gen/berth/advisory/v1/advisory_pb.js';
 import { resolvedVulnsMethods, resolvedVulnsV1Service } from '../scanning/resolved-vulns/list-resolved-vulns.js';
 
@@ -90,6 +92,7 @@ function entry<S extends DescService>(service: S, impl: (deps: ServiceDeps) => S
 /** Every service Berth serves, in the order of docs/api.md. */
 export const SERVICES: readonly ServiceEntry[] = [
   entry(PingService, () => pingService()),
+  entry(PingV1Service, () => pingV1Service()),
   entry(ReposService, reposService),
   entry(TagsService, tagsService),
   entry(ImagesService, imagesService),
@@ -123,5 +126,9 @@ export const SERVICES: readonly ServiceEntry[] = [
     (deps) => ({ ...securityAdvisoryService(deps), ...resolvedVulnsMethods(deps) }),
     (deps) => ({ requireToken: deps.feedRequiresAuth }),
   ),
-  entry(SecurityAdvisoryV1Service, resolvedVulnsV1Service),
+  entry(
+    SecurityAdvisoryV1Service,
+    (deps) => ({ ...securityAdvisoryV1Service(deps), ...resolvedVulnsV1Service(deps) }),
+    (deps) => ({ requireToken: deps.feedRequiresAuth }),
+  ),
 ];

@@ -30,6 +30,7 @@ import { IdentityProvidersService } from '../../src/gen/berth/iam/v2/identity_pr
 import { RoleBindingsService } from '../../src/gen/berth/iam/v2/role_bindings_pb.js';
 import { RolesService } from '../../src/gen/berth/iam/v2/roles_pb.js';
 import { TermsService } from '../../src/gen/berth/iam/v2/terms_pb.js';
+import { RegistryService as RegistryV1Service } from '../../src/gen/berth/registry/v1/registry_pb.js';
 import { ReposService } from '../../src/gen/berth/registry/v2/repos_pb.js';
 import { TagsService } from '../../src/gen/berth/registry/v2/tags_pb.js';
 import { AdvisoriesService as AdvisoriesV1Service } from '../../src/gen/berth/vulnerabilities/v1/advisories_pb.js';
@@ -132,6 +133,9 @@ describe('every mutating RPC emits its event', () => {
   let digest = '';
   let advisory = '';
   let advisoryEvent = '';
+  let repoV1 = '';
+  let tagV1 = '';
+  let digestV1 = '';
 
   const cases: Case[] = [
     {
@@ -354,6 +358,55 @@ describe('every mutating RPC emits its event', () => {
       call: () => call('DELETE', `/registry/v2/repos/${repo}`),
       expect: () => ({ group: berth.orgUid, subject: repo }),
     },
+    // The v1 registry RPCs write v2's events, bodies included (their annotations name the v2 message).
+    {
+      method: RegistryV1Service.method.createRepo,
+      call: async () => {
+        const r = await call('POST', `/registry/v1/repos/${berth.orgUid}`, { name: 'events/v1app', readme: '# v1' });
+        repoV1 = r.json?.id ?? '';
+        return r;
+      },
+      expect: () => ({ group: berth.orgUid, subject: repoV1 }),
+      body: (b) => assert.equal(b.name, 'events/v1app'),
+    },
+    {
+      method: RegistryV1Service.method.updateRepo,
+      call: () => call('PUT', `/registry/v1/repos/${repoV1}`, { name: 'events/v1app', description: 'put' }),
+      expect: () => ({ group: berth.orgUid, subject: repoV1 }),
+      body: (b) => assert.equal(b.description, 'put'),
+    },
+    {
+      method: RegistryV1Service.method.createTag,
+      setup: async () => {
+        digestV1 = await seedImage(berth, repoV1);
+      },
+      call: async () => {
+        const r = await call('POST', `/registry/v1/tags/${repoV1}`, { name: 'v1', digest: digestV1 });
+        tagV1 = r.json?.id ?? '';
+        return r;
+      },
+      expect: () => ({ group: berth.orgUid, subject: tagV1 }),
+      body: (b) => assert.equal(b.digest, digestV1),
+    },
+    {
+      method: RegistryV1Service.method.updateTag,
+      setup: async () => {
+        digestV1 = await seedImage(berth, repoV1);
+      },
+      call: () => call('PUT', `/registry/v1/tags/${tagV1}`, { name: 'v1', digest: digestV1 }),
+      expect: () => ({ group: berth.orgUid, subject: tagV1 }),
+      body: (b) => assert.equal(b.digest, digestV1),
+    },
+    {
+      method: RegistryV1Service.method.deleteTag,
+      call: () => call('DELETE', `/registry/v1/tags/${tagV1}`),
+      expect: () => ({ group: berth.orgUid, subject: tagV1 }),
+    },
+    {
+      method: RegistryV1Service.method.deleteRepo,
+      call: () => call('DELETE', `/registry/v1/repos/${repoV1}`),
+      expect: () => ({ group: berth.orgUid, subject: repoV1 }),
+    },
     {
       method: AdvisoriesV1Service.method.create,
       call: async () => {
@@ -472,7 +525,7 @@ describe('every mutating RPC emits its event', () => {
       assert.deepEqual(JSON.parse(row.extensions), { group: want.group, ...want.extensions }, 'extensions');
       // The body is the method's v2 message: what it returns, or its request when it returns nothing.
       const output = c.method.output.typeName;
-      assert.equal(row.body_type, output === 'google.protobuf.Empty' ? c.method.input.typeName : output);
+      assert.equal(row.body_type, declared.body || (output === 'google.protobuf.Empty' ? c.method.input.typeName : output));
       const body = JSON.parse(row.body) as Record<string, unknown>;
       if (typeof body.uid === 'string') assert.equal(body.uid, want.subject);
       c.body?.(body);
@@ -487,6 +540,22 @@ describe('every mutating RPC emits its event', () => {
     assert.deepEqual(
       rows.map((r) => [r.type, r.subject, JSON.parse(r.actor).subject]),
       [['api.iam.group.updated.v1', folder, berth.ownerIdentity]],
+    );
+  });
+
+  it('a v1 create that meets a repo of its name updates it and writes repo.updated', async () => {
+    const first = ok(await call('POST', `/registry/v1/repos/${berth.orgUid}`, { name: 'events/v1twice' }), 'repo').json.id;
+    const before = await lastId();
+    ok(await call('POST', `/registry/v1/repos/${berth.orgUid}`, { name: 'events/v1twice', description: 'again' }), 'create again');
+    const rows = await rowsAfter(before);
+    assert.deepEqual(
+      rows.map((r) => [r.type, r.subject, r.body_type, JSON.parse(r.body).description]),
+      [['api.platform.registry.repo.updated.v1', first, 'berth.registry.v2.Repo', 'again']],
+    );
+    await noEvent(
+      'a v1 create with prevent_existing',
+      () => call('POST', `/registry/v1/repos/${berth.orgUid}?preventExisting=true`, { name: 'events/v1twice' }),
+      409,
     );
   });
 

@@ -7,6 +7,7 @@ import type { ReposTable } from '../registry-tables.js';
 import { repoNotFound } from '../errors.js';
 import { repoNameViolation } from '../names.js';
 import { compiledQuery, runCompiled } from '../../store/compiled-queries.js';
+import { MAX_README_BYTES } from './repo-readme.js';
 
 const REPO_BY_UID = compiledQuery('repo by uid');
 
@@ -40,11 +41,12 @@ export async function loadRepoRow(db: Kysely<Database>, uid: string): Promise<Re
 
 export const MAX_DESCRIPTION = 255;
 
-/** Violations of a repo's writable fields, named as in the Repo message. */
-export function repoViolations(name: string, description: string): FieldViolation[] {
+/** Violations of a repo's writable fields, named as in the Repo message (the readme only where it is written with them, in v1). */
+export function repoViolations(name: string, description: string, readme = ''): FieldViolation[] {
   const out: FieldViolation[] = [];
   const n = repoNameViolation(name);
   if (n) out.push(n);
   if (description.length > MAX_DESCRIPTION) out.push({ field: 'description', description: `description must be at most ${MAX_DESCRIPTION} characters` });
+  if (Buffer.byteLength(readme) > MAX_README_BYTES) out.push({ field: 'readme', description: `readme must be at most ${MAX_README_BYTES} bytes` });
   return out;
 }

@@ -24,6 +24,8 @@ export interface NewRepo {
   parent: string;
   name: string;
   description: string;
+  /** Markdown (v1 creates a repo with its readme); empty when absent. */
+  readme?: string;
 }
 
 /** Who writes the repo, the actor of its event: the CreateRepo call's caller, or the pushing identity ("" for none). */
@@ -31,17 +33,16 @@ export type RepoAuthor = { ctx: HandlerContext } | { pushedBy: string };
 
 /**
  * Validates and inserts the repo inside `tx`, with its event; the row as
- * stored (without the readme, which starts empty). Throws repoNameTaken when
- * the group has a repo of that name, parentGroupNotFound when the group does
- * not exist.
+ * stored (without the readme). Throws repoNameTaken when the group has a
+ * repo of that name, parentGroupNotFound when the group does not exist.
  */
 export async function writeRepo(tx: Tx, r: NewRepo, by: RepoAuthor): Promise<RepoRow> {
-  const bad = repoViolations(r.name, r.description);
+  const bad = repoViolations(r.name, r.description, r.readme);
   if (bad.length > 0) throw badRegistryRequest(bad.map((v) => ({ ...v, field: `repo.${v.field}` })));
   const now = nowIso();
   const row: RepoRow = { uid: newChildUid(r.parent), parent_uid: r.parent, name: r.name, description: r.description, create_time: now, update_time: now };
   try {
-    await insertCompiled(tx, 'repos', { ...row, readme: '' });
+    await insertCompiled(tx, 'repos', { ...row, readme: r.readme ?? '' });
   } catch (err) {
     if (isForeignKeyViolation(err)) throw parentGroupNotFound(r.parent);
     if (isUniqueViolation(err)) throw repoNameTaken(r.parent, r.name);

@@ -75,6 +75,6 @@ export function resolvedVulnsMethods(deps: ServiceDeps): Pick<ServiceImpl<typeof
   return { listResolvedVulnsReports: (req, ctx) => listResolvedVulnsReports(deps, req, ctx) };
 }
 
-export function resolvedVulnsV1Service(deps: ServiceDeps): ServiceImpl<typeof SecurityAdvisoryV1Service> {
+export function resolvedVulnsV1Service(deps: ServiceDeps): Pick<ServiceImpl<typeof SecurityAdvisoryV1Service>, 'listResolvedVulnsReports'> {
   return { listResolvedVulnsReports: (req, ctx) => listResolvedVulnsReportsV1(deps, req, ctx) };
 }

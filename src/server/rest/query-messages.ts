@@ -14,9 +14,17 @@ function imageRef(raw: string): JsonObject {
   return { repo: raw.slice(0, colon), tags: raw.slice(colon + 1).split(',') };
 }
 
+/** A manifest metadata entry as `<image digest>`, or `<index digest>/<arch>` for an index's image. */
+function manifestEntry(raw: string): JsonObject {
+  const slash = raw.indexOf('/');
+  if (slash < 0) return { imageDigest: raw };
+  return { indexFilter: { digest: raw.slice(0, slash), arch: raw.slice(slash + 1) } };
+}
+
 const TEXT_FORMS: Readonly<Record<string, (raw: string) => JsonObject>> = {
   'berth.advisory.v2.ImageRef': imageRef,
   'berth.advisory.v1.ImageRef': imageRef,
+  'berth.registry.v1.ManifestMetadataFilterEntry': manifestEntry,
 };
 
 /** Whether a query parameter may set a repeated field of this message type. */

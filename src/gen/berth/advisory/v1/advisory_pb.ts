@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file berth/advisory/v1/advisory.proto.
  */
 export const file_berth_advisory_v1_advisory: GenFile = /*@__PURE__*/
-  fileDesc("CiBiZXJ0aC9hZHZpc29yeS92MS9hZHZpc29yeS5wcm90bxIRYmVydGguYWR2aXNvcnkudjEiqgEKGVJlc29sdmVkVnVsbnNSZXBvcnRGaWx0ZXISLwoKaW1hZ2VfcmVmcxgBIAMoCzIbLmJlcnRoLmFkdmlzb3J5LnYxLkltYWdlUmVmEi4KCnN0YXJ0X3RpbWUYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiwKCGVuZF90aW1lGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCImCghJbWFnZVJlZhIMCgRyZXBvGAEgASgJEgwKBHRhZ3MYAiADKAkiUAoXUmVzb2x2ZWRWdWxuc1JlcG9ydExpc3QSNQoFaXRlbXMYASADKAsyJi5iZXJ0aC5hZHZpc29yeS52MS5SZXNvbHZlZFZ1bG5zUmVwb3J0IngKE1Jlc29sdmVkVnVsbnNSZXBvcnQSKAoEZGF0ZRgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASNwoOcmVzb2x2ZWRfdnVsbnMYAiADKAsyHy5iZXJ0aC5hZHZpc29yeS52MS5SZXNvbHZlZFZ1bG4iYQoMUmVzb2x2ZWRWdWxuEgoKAmlkGAEgASgJEg8KB2FsaWFzZXMYAiADKAkSNAoPY3Zzc19zZXZlcml0aWVzGAMgAygLMhsuYmVydGguYWR2aXNvcnkudjEuU2V2ZXJpdHkilQEKCFNldmVyaXR5Ei4KBHR5cGUYASABKA4yIC5iZXJ0aC5hZHZpc29yeS52MS5TZXZlcml0eS5UeXBlEg0KBXNjb3JlGAIgASgJIkoKBFR5cGUSDwoLVU5TUEVDSUZJRUQQABILCgdDVlNTX1YyEAESCwoHQ1ZTU19WMxACEgsKB0NWU1NfVjQQAxIKCgZVQlVOVFUQBDLRAQoXU2VjdXJpdHlBZHZpc29yeVNlcnZpY2UStQEKGExpc3RSZXNvbHZlZFZ1bG5zUmVwb3J0cxIsLmJlcnRoLmFkdmlzb3J5LnYxLlJlc29sdmVkVnVsbnNSZXBvcnRGaWx0ZXIaKi5iZXJ0aC5hZHZpc29yeS52MS5SZXNvbHZlZFZ1bG5zUmVwb3J0TGlzdCI/kAIBirUYDhIMCgj0DMUMzwzNDBABgtPkkwIkEiIvYWR2aXNvcnkvdjEvaW1hZ2VzL3Jlc29sdmVkX3Z1bG5zYgZwcm90bzM", [file_berth_annotations_v1_annotations, file_google_api_annotations, file_google_protobuf_timestamp]);
+  fileDesc("CiBiZXJ0aC9hZHZpc29yeS92MS9hZHZpc29yeS5wcm90bxIRYmVydGguYWR2aXNvcnkudjEiqgEKGVJlc29sdmVkVnVsbnNSZXBvcnRGaWx0ZXISLwoKaW1hZ2VfcmVmcxgBIAMoCzIbLmJlcnRoLmFkdmlzb3J5LnYxLkltYWdlUmVmEi4KCnN0YXJ0X3RpbWUYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiwKCGVuZF90aW1lGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCImCghJbWFnZVJlZhIMCgRyZXBvGAEgASgJEgwKBHRhZ3MYAiADKAkiUAoXUmVzb2x2ZWRWdWxuc1JlcG9ydExpc3QSNQoFaXRlbXMYASADKAsyJi5iZXJ0aC5hZHZpc29yeS52MS5SZXNvbHZlZFZ1bG5zUmVwb3J0IngKE1Jlc29sdmVkVnVsbnNSZXBvcnQSKAoEZGF0ZRgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASNwoOcmVzb2x2ZWRfdnVsbnMYAiADKAsyHy5iZXJ0aC5hZHZpc29yeS52MS5SZXNvbHZlZFZ1bG4iYQoMUmVzb2x2ZWRWdWxuEgoKAmlkGAEgASgJEg8KB2FsaWFzZXMYAiADKAkSNAoPY3Zzc19zZXZlcml0aWVzGAMgAygLMhsuYmVydGguYWR2aXNvcnkudjEuU2V2ZXJpdHkilQEKCFNldmVyaXR5Ei4KBHR5cGUYASABKA4yIC5iZXJ0aC5hZHZpc29yeS52MS5TZXZlcml0eS5UeXBlEg0KBXNjb3JlGAIgASgJIkoKBFR5cGUSDwoLVU5TUEVDSUZJRUQQABILCgdDVlNTX1YyEAESCwoHQ1ZTU19WMxACEgsKB0NWU1NfVjQQAxIKCgZVQlVOVFUQBCIqCg5Eb2N1bWVudEZpbHRlchIKCgJpZBgBIAEoCRIMCgRjdmVzGAIgAygJIjoKDERvY3VtZW50TGlzdBIqCgVpdGVtcxgBIAMoCzIbLmJlcnRoLmFkdmlzb3J5LnYxLkRvY3VtZW50IkcKCERvY3VtZW50EgoKAmlkGAEgASgJEi8KCmFkdmlzb3JpZXMYAiADKAsyGy5iZXJ0aC5hZHZpc29yeS52MS5BZHZpc29yeSJsCghBZHZpc29yeRIKCgJpZBgBIAEoCRIoCgZldmVudHMYAiADKAsyGC5iZXJ0aC5hZHZpc29yeS52MS5FdmVudBIPCgdhbGlhc2VzGAMgAygJEhkKEXBhY2thZ2VfbmFtZXNwYWNlGAQgASgJIpMECgVFdmVudBItCgl0aW1lc3RhbXAYASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wElMKG3RydWVfcG9zaXRpdmVfZGV0ZXJtaW5hdGlvbhgKIAEoCzIsLmJlcnRoLmFkdmlzb3J5LnYxLlRydWVQb3NpdGl2ZURldGVybWluYXRpb25IABJVChxmYWxzZV9wb3NpdGl2ZV9kZXRlcm1pbmF0aW9uGAsgASgLMi0uYmVydGguYWR2aXNvcnkudjEuRmFsc2VQb3NpdGl2ZURldGVybWluYXRpb25IABIpCgVmaXhlZBgMIAEoCzIYLmJlcnRoLmFkdmlzb3J5LnYxLkZpeGVkSAASMQoJZGV0ZWN0aW9uGA0gASgLMhwuYmVydGguYWR2aXNvcnkudjEuRGV0ZWN0aW9uSAASRQoUYW5hbHlzaXNfbm90X3BsYW5uZWQYDiABKAsyJS5iZXJ0aC5hZHZpc29yeS52MS5BbmFseXNpc05vdFBsYW5uZWRIABI7Cg9maXhfbm90X3BsYW5uZWQYDyABKAsyIC5iZXJ0aC5hZHZpc29yeS52MS5GaXhOb3RQbGFubmVkSAASRQoUcGVuZGluZ191cHN0cmVhbV9maXgYECABKAsyJS5iZXJ0aC5hZHZpc29yeS52MS5QZW5kaW5nVXBzdHJlYW1GaXhIAEIGCgRkYXRhIikKGVRydWVQb3NpdGl2ZURldGVybWluYXRpb24SDAoEbm90ZRgBIAEoCSL0AwoaRmFsc2VQb3NpdGl2ZURldGVybWluYXRpb24SQAoEdHlwZRgBIAEoDjIyLmJlcnRoLmFkdmlzb3J5LnYxLkZhbHNlUG9zaXRpdmVEZXRlcm1pbmF0aW9uLlR5cGUSDAoEbm90ZRgCIAEoCSKFAwoEVHlwZRIYChRGUFRfVFlQRV9VTlNQRUNJRklFRBAAEjQKMEZQVF9UWVBFX1ZVTE5FUkFCSUxJVFlfUkVDT1JEX0FOQUxZU0lTX0NPTlRFU1RFRBABEi0KKUZQVF9UWVBFX0NPTVBPTkVOVF9WVUxORVJBQklMSVRZX01JU01BVENIEAISLQopRlBUX1RZUEVfVlVMTkVSQUJMRV9DT0RFX1ZFUlNJT05fTk9UX1VTRUQQAxI0CjBGUFRfVFlQRV9WVUxORVJBQkxFX0NPREVfTk9UX0lOQ0xVREVEX0lOX1BBQ0tBR0UQBBIyCi5GUFRfVFlQRV9WVUxORVJBQkxFX0NPREVfTk9UX0lOX0VYRUNVVElPTl9QQVRIEAUSPgo6RlBUX1RZUEVfVlVMTkVSQUJMRV9DT0RFX0NBTk5PVF9CRV9DT05UUk9MTEVEX0JZX0FEVkVSU0FSWRAGEiUKIUZQVF9UWVBFX0lOTElORV9NSVRJR0FUSU9OU19FWElTVBAHImoKBUZpeGVkEhUKDWZpeGVkX3ZlcnNpb24YASABKAkSFwoPc2Nhbm5lcl92ZXJzaW9uGAIgASgJEhYKDmdyeXBlX2RiX2J1aWx0GAMgASgJEhkKEWdyeXBlX2RiX2NoZWNrc3VtGAQgASgJItsECglEZXRlY3Rpb24SQgoGbnZkYXBpGAEgASgLMjAuYmVydGguYWR2aXNvcnkudjEuRGV0ZWN0aW9uLkRldGVjdGlvblR5cGVOVkRBUElIABJCCgZtYW51YWwYAiABKAsyMC5iZXJ0aC5hZHZpc29yeS52MS5EZXRlY3Rpb24uRGV0ZWN0aW9uVHlwZU1hbnVhbEgAEkIKBnNjYW52MRgDIAEoCzIwLmJlcnRoLmFkdmlzb3J5LnYxLkRldGVjdGlvbi5EZXRlY3Rpb25UeXBlU2NhblYxSAAaPgoTRGV0ZWN0aW9uVHlwZU5WREFQSRIUCgxjcGVfc2VhcmNoZWQYASABKAkSEQoJY3BlX2ZvdW5kGAIgASgJGhUKE0RldGVjdGlvblR5cGVNYW51YWwaogIKE0RldGVjdGlvblR5cGVTY2FuVjESDwoHc2Nhbm5lchgBIAEoCRIXCg9zdWJwYWNrYWdlX25hbWUYAiABKAkSFAoMY29tcG9uZW50X2lkGAMgASgJEhYKDmNvbXBvbmVudF9uYW1lGAQgASgJEhkKEWNvbXBvbmVudF92ZXJzaW9uGAUgASgJEhYKDmNvbXBvbmVudF90eXBlGAYgASgJEhoKEmNvbXBvbmVudF9sb2NhdGlvbhgHIAEoCRIYChBhcnRpZmFjdF92ZXJzaW9uGAggASgJEhcKD3NjYW5uZXJfdmVyc2lvbhgJIAEoCRIWCg5ncnlwZV9kYl9idWlsdBgKIAEoCRIZChFncnlwZV9kYl9jaGVja3N1bRgLIAEoCUIGCgR0eXBlIiIKEkFuYWx5c2lzTm90UGxhbm5lZBIMCgRub3RlGAEgASgJIh0KDUZpeE5vdFBsYW5uZWQSDAoEbm90ZRgBIAEoCSIiChJQZW5kaW5nVXBzdHJlYW1GaXgSDAoEbm90ZRgBIAEoCSJ9ChtWdWxuZXJhYmlsaXR5TWV0YWRhdGFGaWx0ZXISCgoCaWQYASABKAkSCwoDaWRzGAIgAygJEhEKCXBhZ2Vfc2l6ZRgKIAEoBRISCgpwYWdlX3Rva2VuGAsgASgJEhAKCG9yZGVyX2J5GAwgASgJEgwKBHNraXAYDSABKAUiqAEKGVZ1bG5lcmFiaWxpdHlNZXRhZGF0YUxpc3QSNwoFaXRlbXMYASADKAsyKC5iZXJ0aC5hZHZpc29yeS52MS5WdWxuZXJhYmlsaXR5TWV0YWRhdGESFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJEhgKC3RvdGFsX2NvdW50GAMgASgDSACIAQESDwoHc2tpcHBlZBgEIAEoBUIOCgxfdG90YWxfY291bnQipgEKFVZ1bG5lcmFiaWxpdHlNZXRhZGF0YRIKCgJpZBgBIAEoCRIPCgdzdW1tYXJ5GAIgASgJEg8KB2RldGFpbHMYAyABKAkSMAoKcmVmZXJlbmNlcxgEIAMoCzIcLmJlcnRoLmFkdmlzb3J5LnYxLlJlZmVyZW5jZRItCghzZXZlcml0eRgFIAMoCzIbLmJlcnRoLmFkdmlzb3J5LnYxLlNldmVyaXR5IuYBCglSZWZlcmVuY2USLwoEdHlwZRgBIAEoDjIhLmJlcnRoLmFkdmlzb3J5LnYxLlJlZmVyZW5jZS5UeXBlEgsKA3VybBgCIAEoCSKaAQoEVHlwZRIPCgtVTlNQRUNJRklFRBAAEgwKCEFEVklTT1JZEAESCwoHQVJUSUNMRRACEg0KCURFVEVDVElPThADEg4KCkRJU0NVU1NJT04QBBIKCgZSRVBPUlQQBRIHCgNGSVgQBhIOCgpJTlRST0RVQ0VEEAcSCwoHUEFDS0FHRRAIEgwKCEVWSURFTkNFEAkSBwoDV0VCEAoy7QMKF1NlY3VyaXR5QWR2aXNvcnlTZXJ2aWNlEnkKDUxpc3REb2N1bWVudHMSIS5iZXJ0aC5hZHZpc29yeS52MS5Eb2N1bWVudEZpbHRlchofLmJlcnRoLmFkdmlzb3J5LnYxLkRvY3VtZW50TGlzdCIkirUYAgoAgtPkkwIYEhYvYWR2aXNvcnkvdjEvZG9jdW1lbnRzEp4BChlMaXN0VnVsbmVyYWJpbGl0eU1ldGFkYXRhEi4uYmVydGguYWR2aXNvcnkudjEuVnVsbmVyYWJpbGl0eU1ldGFkYXRhRmlsdGVyGiwuYmVydGguYWR2aXNvcnkudjEuVnVsbmVyYWJpbGl0eU1ldGFkYXRhTGlzdCIjirUYAgoAgtPkkwIXEhUvYWR2aXNvcnkvdjEvbWV0YWRhdGEStQEKGExpc3RSZXNvbHZlZFZ1bG5zUmVwb3J0cxIsLmJlcnRoLmFkdmlzb3J5LnYxLlJlc29sdmVkVnVsbnNSZXBvcnRGaWx0ZXIaKi5iZXJ0aC5hZHZpc29yeS52MS5SZXNvbHZlZFZ1bG5zUmVwb3J0TGlzdCI/kAIBirUYDhIMCgj0DMUMzwzNDBABgtPkkwIkEiIvYWR2aXNvcnkvdjEvaW1hZ2VzL3Jlc29sdmVkX3Z1bG5zYgZwcm90bzM", [file_berth_annotations_v1_annotations, file_google_api_annotations, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message berth.advisory.v1.ResolvedVulnsReportFilter
@@ -203,12 +203,718 @@ export const Severity_TypeSchema: GenEnum<Severity_Type> = /*@__PURE__*/
   enumDesc(file_berth_advisory_v1_advisory, 5, 0);
 
 /**
- * The v1 twin of berth.advisory.v2.SecurityAdvisoryService's resolved
- * vulnerability reports: the same answer in the v1 shapes.
+ * @generated from message berth.advisory.v1.DocumentFilter
+ */
+export type DocumentFilter = Message<"berth.advisory.v1.DocumentFilter"> & {
+  /**
+   * The origin package's name.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * Only advisories with any of these aliases (repeat the key).
+   *
+   * @generated from field: repeated string cves = 2;
+   */
+  cves: string[];
+};
+
+/**
+ * Describes the message berth.advisory.v1.DocumentFilter.
+ * Use `create(DocumentFilterSchema)` to create a new message.
+ */
+export const DocumentFilterSchema: GenMessage<DocumentFilter> = /*@__PURE__*/
+  messageDesc(file_berth_advisory_v1_advisory, 6);
+
+/**
+ * @generated from message berth.advisory.v1.DocumentList
+ */
+export type DocumentList = Message<"berth.advisory.v1.DocumentList"> & {
+  /**
+   * @generated from field: repeated berth.advisory.v1.Document items = 1;
+   */
+  items: Document[];
+};
+
+/**
+ * Describes the message berth.advisory.v1.DocumentList.
+ * Use `create(DocumentListSchema)` to create a new message.
+ */
+export const DocumentListSchema: GenMessage<DocumentList> = /*@__PURE__*/
+  messageDesc(file_berth_advisory_v1_advisory, 7);
+
+/**
+ * The advisories of one origin package.
+ *
+ * @generated from message berth.advisory.v1.Document
+ */
+export type Document = Message<"berth.advisory.v1.Document"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: repeated berth.advisory.v1.Advisory advisories = 2;
+   */
+  advisories: Advisory[];
+};
+
+/**
+ * Describes the message berth.advisory.v1.Document.
+ * Use `create(DocumentSchema)` to create a new message.
+ */
+export const DocumentSchema: GenMessage<Document> = /*@__PURE__*/
+  messageDesc(file_berth_advisory_v1_advisory, 8);
+
+/**
+ * @generated from message berth.advisory.v1.Advisory
+ */
+export type Advisory = Message<"berth.advisory.v1.Advisory"> & {
+  /**
+   * The CGA id.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * Oldest first.
+   *
+   * @generated from field: repeated berth.advisory.v1.Event events = 2;
+   */
+  events: Event[];
+
+  /**
+   * @generated from field: repeated string aliases = 3;
+   */
+  aliases: string[];
+
+  /**
+   * The namespace of the package's repository, e.g. wolfi.
+   *
+   * @generated from field: string package_namespace = 4;
+   */
+  packageNamespace: string;
+};
+
+/**
+ * Describes the message berth.advisory.v1.Advisory.
+ * Use `create(AdvisorySchema)` to create a new message.
+ */
+export const AdvisorySchema: GenMessage<Advisory> = /*@__PURE__*/
+  messageDesc(file_berth_advisory_v1_advisory, 9);
+
+/**
+ * @generated from message berth.advisory.v1.Event
+ */
+export type Event = Message<"berth.advisory.v1.Event"> & {
+  /**
+   * @generated from field: google.protobuf.Timestamp timestamp = 1;
+   */
+  timestamp?: Timestamp | undefined;
+
+  /**
+   * @generated from oneof berth.advisory.v1.Event.data
+   */
+  data: {
+    /**
+     * @generated from field: berth.advisory.v1.TruePositiveDetermination true_positive_determination = 10;
+     */
+    value: TruePositiveDetermination;
+    case: "truePositiveDetermination";
+  } | {
+    /**
+     * @generated from field: berth.advisory.v1.FalsePositiveDetermination false_positive_determination = 11;
+     */
+    value: FalsePositiveDetermination;
+    case: "falsePositiveDetermination";
+  } | {
+    /**
+     * @generated from field: berth.advisory.v1.Fixed fixed = 12;
+     */
+    value: Fixed;
+    case: "fixed";
+  } | {
+    /**
+     * @generated from field: berth.advisory.v1.Detection detection = 13;
+     */
+    value: Detection;
+    case: "detection";
+  } | {
+    /**
+     * @generated from field: berth.advisory.v1.AnalysisNotPlanned analysis_not_planned = 14;
+     */
+    value: AnalysisNotPlanned;
+    case: "analysisNotPlanned";
+  } | {
+    /**
+     * @generated from field: berth.advisory.v1.FixNotPlanned fix_not_planned = 15;
+     */
+    value: FixNotPlanned;
+    case: "fixNotPlanned";
+  } | {
+    /**
+     * @generated from field: berth.advisory.v1.PendingUpstreamFix pending_upstream_fix = 16;
+     */
+    value: PendingUpstreamFix;
+    case: "pendingUpstreamFix";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message berth.advisory.v1.Event.
+ * Use `create(EventSchema)` to create a new message.
+ */
+export const EventSchema: GenMessage<Event> = /*@__PURE__*/
+  messageDesc(file_berth_advisory_v1_advisory, 10);
+
+/**
+ * @generated from message berth.advisory.v1.TruePositiveDetermination
+ */
+export type TruePositiveDetermination = Message<"berth.advisory.v1.TruePositiveDetermination"> & {
+  /**
+   * @generated from field: string note = 1;
+   */
+  note: string;
+};
+
+/**
+ * Describes the message berth.advisory.v1.TruePositiveDetermination.
+ * Use `create(TruePositiveDeterminationSchema)` to create a new message.
+ */
+export const TruePositiveDeterminationSchema: GenMessage<TruePositiveDetermination> = /*@__PURE__*/
+  messageDesc(file_berth_advisory_v1_advisory, 11);
+
+/**
+ * @generated from message berth.advisory.v1.FalsePositiveDetermination
+ */
+export type FalsePositiveDetermination = Message<"berth.advisory.v1.FalsePositiveDetermination"> & {
+  /**
+   * @generated from field: berth.advisory.v1.FalsePositiveDetermination.Type type = 1;
+   */
+  type: FalsePositiveDetermination_Type;
+
+  /**
+   * @generated from field: string note = 2;
+   */
+  note: string;
+};
+
+/**
+ * Describes the message berth.advisory.v1.FalsePositiveDetermination.
+ * Use `create(FalsePositiveDeterminationSchema)` to create a new message.
+ */
+export const FalsePositiveDeterminationSchema: GenMessage<FalsePositiveDetermination> = /*@__PURE__*/
+  messageDesc(file_berth_advisory_v1_advisory, 12);
+
+/**
+ * @generated from enum berth.advisory.v1.FalsePositiveDetermination.Type
+ */
+export enum FalsePositiveDetermination_Type {
+  /**
+   * @generated from enum value: FPT_TYPE_UNSPECIFIED = 0;
+   */
+  FPT_TYPE_UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: FPT_TYPE_VULNERABILITY_RECORD_ANALYSIS_CONTESTED = 1;
+   */
+  FPT_TYPE_VULNERABILITY_RECORD_ANALYSIS_CONTESTED = 1,
+
+  /**
+   * @generated from enum value: FPT_TYPE_COMPONENT_VULNERABILITY_MISMATCH = 2;
+   */
+  FPT_TYPE_COMPONENT_VULNERABILITY_MISMATCH = 2,
+
+  /**
+   * @generated from enum value: FPT_TYPE_VULNERABLE_CODE_VERSION_NOT_USED = 3;
+   */
+  FPT_TYPE_VULNERABLE_CODE_VERSION_NOT_USED = 3,
+
+  /**
+   * @generated from enum value: FPT_TYPE_VULNERABLE_CODE_NOT_INCLUDED_IN_PACKAGE = 4;
+   */
+  FPT_TYPE_VULNERABLE_CODE_NOT_INCLUDED_IN_PACKAGE = 4,
+
+  /**
+   * @generated from enum value: FPT_TYPE_VULNERABLE_CODE_NOT_IN_EXECUTION_PATH = 5;
+   */
+  FPT_TYPE_VULNERABLE_CODE_NOT_IN_EXECUTION_PATH = 5,
+
+  /**
+   * @generated from enum value: FPT_TYPE_VULNERABLE_CODE_CANNOT_BE_CONTROLLED_BY_ADVERSARY = 6;
+   */
+  FPT_TYPE_VULNERABLE_CODE_CANNOT_BE_CONTROLLED_BY_ADVERSARY = 6,
+
+  /**
+   * @generated from enum value: FPT_TYPE_INLINE_MITIGATIONS_EXIST = 7;
+   */
+  FPT_TYPE_INLINE_MITIGATIONS_EXIST = 7,
+}
+
+/**
+ * Describes the enum berth.advisory.v1.FalsePositiveDetermination.Type.
+ */
+export const FalsePositiveDetermination_TypeSchema: GenEnum<FalsePositiveDetermination_Type> = /*@__PURE__*/
+  enumDesc(file_berth_advisory_v1_advisory, 12, 0);
+
+/**
+ * @generated from message berth.advisory.v1.Fixed
+ */
+export type Fixed = Message<"berth.advisory.v1.Fixed"> & {
+  /**
+   * @generated from field: string fixed_version = 1;
+   */
+  fixedVersion: string;
+
+  /**
+   * @generated from field: string scanner_version = 2;
+   */
+  scannerVersion: string;
+
+  /**
+   * @generated from field: string grype_db_built = 3;
+   */
+  grypeDbBuilt: string;
+
+  /**
+   * @generated from field: string grype_db_checksum = 4;
+   */
+  grypeDbChecksum: string;
+};
+
+/**
+ * Describes the message berth.advisory.v1.Fixed.
+ * Use `create(FixedSchema)` to create a new message.
+ */
+export const FixedSchema: GenMessage<Fixed> = /*@__PURE__*/
+  messageDesc(file_berth_advisory_v1_advisory, 13);
+
+/**
+ * @generated from message berth.advisory.v1.Detection
+ */
+export type Detection = Message<"berth.advisory.v1.Detection"> & {
+  /**
+   * @generated from oneof berth.advisory.v1.Detection.type
+   */
+  type: {
+    /**
+     * @generated from field: berth.advisory.v1.Detection.DetectionTypeNVDAPI nvdapi = 1;
+     */
+    value: Detection_DetectionTypeNVDAPI;
+    case: "nvdapi";
+  } | {
+    /**
+     * @generated from field: berth.advisory.v1.Detection.DetectionTypeManual manual = 2;
+     */
+    value: Detection_DetectionTypeManual;
+    case: "manual";
+  } | {
+    /**
+     * @generated from field: berth.advisory.v1.Detection.DetectionTypeScanV1 scanv1 = 3;
+     */
+    value: Detection_DetectionTypeScanV1;
+    case: "scanv1";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message berth.advisory.v1.Detection.
+ * Use `create(DetectionSchema)` to create a new message.
+ */
+export const DetectionSchema: GenMessage<Detection> = /*@__PURE__*/
+  messageDesc(file_berth_advisory_v1_advisory, 14);
+
+/**
+ * @generated from message berth.advisory.v1.Detection.DetectionTypeNVDAPI
+ */
+export type Detection_DetectionTypeNVDAPI = Message<"berth.advisory.v1.Detection.DetectionTypeNVDAPI"> & {
+  /**
+   * @generated from field: string cpe_searched = 1;
+   */
+  cpeSearched: string;
+
+  /**
+   * @generated from field: string cpe_found = 2;
+   */
+  cpeFound: string;
+};
+
+/**
+ * Describes the message berth.advisory.v1.Detection.DetectionTypeNVDAPI.
+ * Use `create(Detection_DetectionTypeNVDAPISchema)` to create a new message.
+ */
+export const Detection_DetectionTypeNVDAPISchema: GenMessage<Detection_DetectionTypeNVDAPI> = /*@__PURE__*/
+  messageDesc(file_berth_advisory_v1_advisory, 14, 0);
+
+/**
+ * @generated from message berth.advisory.v1.Detection.DetectionTypeManual
+ */
+export type Detection_DetectionTypeManual = Message<"berth.advisory.v1.Detection.DetectionTypeManual"> & {
+};
+
+/**
+ * Describes the message berth.advisory.v1.Detection.DetectionTypeManual.
+ * Use `create(Detection_DetectionTypeManualSchema)` to create a new message.
+ */
+export const Detection_DetectionTypeManualSchema: GenMessage<Detection_DetectionTypeManual> = /*@__PURE__*/
+  messageDesc(file_berth_advisory_v1_advisory, 14, 1);
+
+/**
+ * @generated from message berth.advisory.v1.Detection.DetectionTypeScanV1
+ */
+export type Detection_DetectionTypeScanV1 = Message<"berth.advisory.v1.Detection.DetectionTypeScanV1"> & {
+  /**
+   * @generated from field: string scanner = 1;
+   */
+  scanner: string;
+
+  /**
+   * @generated from field: string subpackage_name = 2;
+   */
+  subpackageName: string;
+
+  /**
+   * @generated from field: string component_id = 3;
+   */
+  componentId: string;
+
+  /**
+   * @generated from field: string component_name = 4;
+   */
+  componentName: string;
+
+  /**
+   * @generated from field: string component_version = 5;
+   */
+  componentVersion: string;
+
+  /**
+   * @generated from field: string component_type = 6;
+   */
+  componentType: string;
+
+  /**
+   * @generated from field: string component_location = 7;
+   */
+  componentLocation: string;
+
+  /**
+   * @generated from field: string artifact_version = 8;
+   */
+  artifactVersion: string;
+
+  /**
+   * @generated from field: string scanner_version = 9;
+   */
+  scannerVersion: string;
+
+  /**
+   * @generated from field: string grype_db_built = 10;
+   */
+  grypeDbBuilt: string;
+
+  /**
+   * @generated from field: string grype_db_checksum = 11;
+   */
+  grypeDbChecksum: string;
+};
+
+/**
+ * Describes the message berth.advisory.v1.Detection.DetectionTypeScanV1.
+ * Use `create(Detection_DetectionTypeScanV1Schema)` to create a new message.
+ */
+export const Detection_DetectionTypeScanV1Schema: GenMessage<Detection_DetectionTypeScanV1> = /*@__PURE__*/
+  messageDesc(file_berth_advisory_v1_advisory, 14, 2);
+
+/**
+ * @generated from message berth.advisory.v1.AnalysisNotPlanned
+ */
+export type AnalysisNotPlanned = Message<"berth.advisory.v1.AnalysisNotPlanned"> & {
+  /**
+   * @generated from field: string note = 1;
+   */
+  note: string;
+};
+
+/**
+ * Describes the message berth.advisory.v1.AnalysisNotPlanned.
+ * Use `create(AnalysisNotPlannedSchema)` to create a new message.
+ */
+export const AnalysisNotPlannedSchema: GenMessage<AnalysisNotPlanned> = /*@__PURE__*/
+  messageDesc(file_berth_advisory_v1_advisory, 15);
+
+/**
+ * @generated from message berth.advisory.v1.FixNotPlanned
+ */
+export type FixNotPlanned = Message<"berth.advisory.v1.FixNotPlanned"> & {
+  /**
+   * @generated from field: string note = 1;
+   */
+  note: string;
+};
+
+/**
+ * Describes the message berth.advisory.v1.FixNotPlanned.
+ * Use `create(FixNotPlannedSchema)` to create a new message.
+ */
+export const FixNotPlannedSchema: GenMessage<FixNotPlanned> = /*@__PURE__*/
+  messageDesc(file_berth_advisory_v1_advisory, 16);
+
+/**
+ * @generated from message berth.advisory.v1.PendingUpstreamFix
+ */
+export type PendingUpstreamFix = Message<"berth.advisory.v1.PendingUpstreamFix"> & {
+  /**
+   * @generated from field: string note = 1;
+   */
+  note: string;
+};
+
+/**
+ * Describes the message berth.advisory.v1.PendingUpstreamFix.
+ * Use `create(PendingUpstreamFixSchema)` to create a new message.
+ */
+export const PendingUpstreamFixSchema: GenMessage<PendingUpstreamFix> = /*@__PURE__*/
+  messageDesc(file_berth_advisory_v1_advisory, 17);
+
+/**
+ * @generated from message berth.advisory.v1.VulnerabilityMetadataFilter
+ */
+export type VulnerabilityMetadataFilter = Message<"berth.advisory.v1.VulnerabilityMetadataFilter"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * At most 1000 distinct ids (repeat the key).
+   *
+   * @generated from field: repeated string ids = 2;
+   */
+  ids: string[];
+
+  /**
+   * @generated from field: int32 page_size = 10;
+   */
+  pageSize: number;
+
+  /**
+   * @generated from field: string page_token = 11;
+   */
+  pageToken: string;
+
+  /**
+   * Sortable: id. Default "id asc".
+   *
+   * @generated from field: string order_by = 12;
+   */
+  orderBy: string;
+
+  /**
+   * @generated from field: int32 skip = 13;
+   */
+  skip: number;
+};
+
+/**
+ * Describes the message berth.advisory.v1.VulnerabilityMetadataFilter.
+ * Use `create(VulnerabilityMetadataFilterSchema)` to create a new message.
+ */
+export const VulnerabilityMetadataFilterSchema: GenMessage<VulnerabilityMetadataFilter> = /*@__PURE__*/
+  messageDesc(file_berth_advisory_v1_advisory, 18);
+
+/**
+ * @generated from message berth.advisory.v1.VulnerabilityMetadataList
+ */
+export type VulnerabilityMetadataList = Message<"berth.advisory.v1.VulnerabilityMetadataList"> & {
+  /**
+   * @generated from field: repeated berth.advisory.v1.VulnerabilityMetadata items = 1;
+   */
+  items: VulnerabilityMetadata[];
+
+  /**
+   * @generated from field: string next_page_token = 2;
+   */
+  nextPageToken: string;
+
+  /**
+   * @generated from field: optional int64 total_count = 3;
+   */
+  totalCount?: bigint | undefined;
+
+  /**
+   * @generated from field: int32 skipped = 4;
+   */
+  skipped: number;
+};
+
+/**
+ * Describes the message berth.advisory.v1.VulnerabilityMetadataList.
+ * Use `create(VulnerabilityMetadataListSchema)` to create a new message.
+ */
+export const VulnerabilityMetadataListSchema: GenMessage<VulnerabilityMetadataList> = /*@__PURE__*/
+  messageDesc(file_berth_advisory_v1_advisory, 19);
+
+/**
+ * @generated from message berth.advisory.v1.VulnerabilityMetadata
+ */
+export type VulnerabilityMetadata = Message<"berth.advisory.v1.VulnerabilityMetadata"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string summary = 2;
+   */
+  summary: string;
+
+  /**
+   * @generated from field: string details = 3;
+   */
+  details: string;
+
+  /**
+   * @generated from field: repeated berth.advisory.v1.Reference references = 4;
+   */
+  references: Reference[];
+
+  /**
+   * Named in the singular, as v1 has it.
+   *
+   * @generated from field: repeated berth.advisory.v1.Severity severity = 5;
+   */
+  severity: Severity[];
+};
+
+/**
+ * Describes the message berth.advisory.v1.VulnerabilityMetadata.
+ * Use `create(VulnerabilityMetadataSchema)` to create a new message.
+ */
+export const VulnerabilityMetadataSchema: GenMessage<VulnerabilityMetadata> = /*@__PURE__*/
+  messageDesc(file_berth_advisory_v1_advisory, 20);
+
+/**
+ * @generated from message berth.advisory.v1.Reference
+ */
+export type Reference = Message<"berth.advisory.v1.Reference"> & {
+  /**
+   * @generated from field: berth.advisory.v1.Reference.Type type = 1;
+   */
+  type: Reference_Type;
+
+  /**
+   * @generated from field: string url = 2;
+   */
+  url: string;
+};
+
+/**
+ * Describes the message berth.advisory.v1.Reference.
+ * Use `create(ReferenceSchema)` to create a new message.
+ */
+export const ReferenceSchema: GenMessage<Reference> = /*@__PURE__*/
+  messageDesc(file_berth_advisory_v1_advisory, 21);
+
+/**
+ * @generated from enum berth.advisory.v1.Reference.Type
+ */
+export enum Reference_Type {
+  /**
+   * @generated from enum value: UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: ADVISORY = 1;
+   */
+  ADVISORY = 1,
+
+  /**
+   * @generated from enum value: ARTICLE = 2;
+   */
+  ARTICLE = 2,
+
+  /**
+   * @generated from enum value: DETECTION = 3;
+   */
+  DETECTION = 3,
+
+  /**
+   * @generated from enum value: DISCUSSION = 4;
+   */
+  DISCUSSION = 4,
+
+  /**
+   * @generated from enum value: REPORT = 5;
+   */
+  REPORT = 5,
+
+  /**
+   * @generated from enum value: FIX = 6;
+   */
+  FIX = 6,
+
+  /**
+   * @generated from enum value: INTRODUCED = 7;
+   */
+  INTRODUCED = 7,
+
+  /**
+   * @generated from enum value: PACKAGE = 8;
+   */
+  PACKAGE = 8,
+
+  /**
+   * @generated from enum value: EVIDENCE = 9;
+   */
+  EVIDENCE = 9,
+
+  /**
+   * @generated from enum value: WEB = 10;
+   */
+  WEB = 10,
+}
+
+/**
+ * Describes the enum berth.advisory.v1.Reference.Type.
+ */
+export const Reference_TypeSchema: GenEnum<Reference_Type> = /*@__PURE__*/
+  enumDesc(file_berth_advisory_v1_advisory, 21, 0);
+
+/**
+ * The v1 twin of berth.advisory.v2.SecurityAdvisoryService: the same
+ * documents, metadata and resolved vulnerability reports in the v1 shapes.
+ * Documents and metadata are served without authentication, as deployed (a
+ * server run with --feed-requires-auth asks for a valid token).
  *
  * @generated from service berth.advisory.v1.SecurityAdvisoryService
  */
 export const SecurityAdvisoryService: GenService<{
+  /**
+   * As berth.advisory.v2.SecurityAdvisoryService.ListDocuments.
+   *
+   * @generated from rpc berth.advisory.v1.SecurityAdvisoryService.ListDocuments
+   */
+  listDocuments: {
+    methodKind: "unary";
+    input: typeof DocumentFilterSchema;
+    output: typeof DocumentListSchema;
+  },
+  /**
+   * As berth.advisory.v2.SecurityAdvisoryService.ListVulnerabilityMetadata.
+   *
+   * @generated from rpc berth.advisory.v1.SecurityAdvisoryService.ListVulnerabilityMetadata
+   */
+  listVulnerabilityMetadata: {
+    methodKind: "unary";
+    input: typeof VulnerabilityMetadataFilterSchema;
+    output: typeof VulnerabilityMetadataListSchema;
+  },
   /**
    * As berth.advisory.v2.SecurityAdvisoryService.ListResolvedVulnsReports.
    *

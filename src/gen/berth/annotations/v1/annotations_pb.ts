@@ -17,7 +17,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file berth/annotations/v1/annotations.proto.
  */
 export const file_berth_annotations_v1_annotations: GenFile = /*@__PURE__*/
-  fileDesc("CiZiZXJ0aC9hbm5vdGF0aW9ucy92MS9hbm5vdGF0aW9ucy5wcm90bxIUYmVydGguYW5ub3RhdGlvbnMudjEiwQEKA0lBTRIqCghkaXNhYmxlZBgBIAEoCzIWLmdvb2dsZS5wcm90b2J1Zi5FbXB0eUgAEjIKB2VuYWJsZWQYAiABKAsyHy5iZXJ0aC5hbm5vdGF0aW9ucy52MS5JQU0uUnVsZXNIABpSCgVSdWxlcxI3CgxjYXBhYmlsaXRpZXMYASADKA4yIS5iZXJ0aC5jYXBhYmlsaXRpZXMudjEuQ2FwYWJpbGl0eRIQCgh1bnNjb3BlZBgCIAEoCEIGCgRtb2RlIqsBCg9FdmVudEF0dHJpYnV0ZXMSDAoEdHlwZRgBIAEoCRISCgpleHRlbnNpb25zGAIgAygJEkAKCGF1ZGllbmNlGAMgASgOMi4uYmVydGguYW5ub3RhdGlvbnMudjEuRXZlbnRBdHRyaWJ1dGVzLkF1ZGllbmNlEgwKBG5vbmUYBCABKAgiJgoIQXVkaWVuY2USDAoISU5URVJOQUwQABIMCghDVVNUT01FUhABOk0KA2lhbRIeLmdvb2dsZS5wcm90b2J1Zi5NZXRob2RPcHRpb25zGNGGAyABKAsyGS5iZXJ0aC5hbm5vdGF0aW9ucy52MS5JQU1SA2lhbTpfCgZldmVudHMSHi5nb29nbGUucHJvdG9idWYuTWV0aG9kT3B0aW9ucxjThgMgASgLMiUuYmVydGguYW5ub3RhdGlvbnMudjEuRXZlbnRBdHRyaWJ1dGVzUgZldmVudHM6PAoJaWFtX3Njb3BlEh0uZ29vZ2xlLnByb3RvYnVmLkZpZWxkT3B0aW9ucxjShgMgASgIUghpYW1TY29wZWIGcHJvdG8z", [file_berth_capabilities_v1_capabilities, file_google_protobuf_descriptor, file_google_protobuf_empty]);
+  fileDesc("CiZiZXJ0aC9hbm5vdGF0aW9ucy92MS9hbm5vdGF0aW9ucy5wcm90bxIUYmVydGguYW5ub3RhdGlvbnMudjEiwQEKA0lBTRIqCghkaXNhYmxlZBgBIAEoCzIWLmdvb2dsZS5wcm90b2J1Zi5FbXB0eUgAEjIKB2VuYWJsZWQYAiABKAsyHy5iZXJ0aC5hbm5vdGF0aW9ucy52MS5JQU0uUnVsZXNIABpSCgVSdWxlcxI3CgxjYXBhYmlsaXRpZXMYASADKA4yIS5iZXJ0aC5jYXBhYmlsaXRpZXMudjEuQ2FwYWJpbGl0eRIQCgh1bnNjb3BlZBgCIAEoCEIGCgRtb2RlIrkBCg9FdmVudEF0dHJpYnV0ZXMSDAoEdHlwZRgBIAEoCRISCgpleHRlbnNpb25zGAIgAygJEkAKCGF1ZGllbmNlGAMgASgOMi4uYmVydGguYW5ub3RhdGlvbnMudjEuRXZlbnRBdHRyaWJ1dGVzLkF1ZGllbmNlEgwKBG5vbmUYBCABKAgSDAoEYm9keRgFIAEoCSImCghBdWRpZW5jZRIMCghJTlRFUk5BTBAAEgwKCENVU1RPTUVSEAE6TQoDaWFtEh4uZ29vZ2xlLnByb3RvYnVmLk1ldGhvZE9wdGlvbnMY0YYDIAEoCzIZLmJlcnRoLmFubm90YXRpb25zLnYxLklBTVIDaWFtOl8KBmV2ZW50cxIeLmdvb2dsZS5wcm90b2J1Zi5NZXRob2RPcHRpb25zGNOGAyABKAsyJS5iZXJ0aC5hbm5vdGF0aW9ucy52MS5FdmVudEF0dHJpYnV0ZXNSBmV2ZW50czo8CglpYW1fc2NvcGUSHS5nb29nbGUucHJvdG9idWYuRmllbGRPcHRpb25zGNKGAyABKAhSCGlhbVNjb3BlYgZwcm90bzM", [file_berth_capabilities_v1_capabilities, file_google_protobuf_descriptor, file_google_protobuf_empty]);
 
 /**
  * @generated from message berth.annotations.v1.IAM
@@ -111,6 +111,16 @@ export type EventAttributes = Message<"berth.annotations.v1.EventAttributes"> & 
    * @generated from field: bool none = 4;
    */
   none: boolean;
+
+  /**
+   * The body's message when it is not the RPC's own (its response, or its
+   * request when it returns Empty): a v1 RPC served by its v2 twin's code
+   * emits the twin's message, so an event reads the same whichever version
+   * made the change.
+   *
+   * @generated from field: string body = 5;
+   */
+  body: string;
 };
 
 /**

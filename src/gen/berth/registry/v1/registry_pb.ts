@@ -12,15 +12,15 @@ import { file_berth_tenant_v1_sbom } from "../../tenant/v1/sbom_pb.js";
 import type { VulnReportSchema } from "../../tenant/v1/vuln_report_pb.js";
 import { file_berth_tenant_v1_vuln_report } from "../../tenant/v1/vuln_report_pb.js";
 import { file_google_api_annotations } from "../../../google/api/annotations_pb.js";
-import type { Timestamp } from "@bufbuild/protobuf/wkt";
-import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
+import type { EmptySchema, Timestamp } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_empty, file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file berth/registry/v1/registry.proto.
  */
 export const file_berth_registry_v1_registry: GenFile = /*@__PURE__*/
-  fileDesc("CiBiZXJ0aC9yZWdpc3RyeS92MS9yZWdpc3RyeS5wcm90bxIRYmVydGgucmVnaXN0cnkudjEiOgoRVnVsblJlcG9ydFJlcXVlc3QSFQoHcmVwb19pZBgBIAEoCUIEkLUYARIOCgZkaWdlc3QYAiABKAkiNAoLU2JvbVJlcXVlc3QSFQoHcmVwb19pZBgBIAEoCUIEkLUYARIOCgZkaWdlc3QYAiABKAkiNwoOUmF3U2JvbVJlcXVlc3QSFQoHcmVwb19pZBgBIAEoCUIEkLUYARIOCgZkaWdlc3QYAiABKAkiLwoHUmF3U2JvbRIQCghyYXdfc2JvbRgBIAEoCRISCgptZWRpYV90eXBlGAIgASgJIn8KEFRhZ0hpc3RvcnlGaWx0ZXISFwoJcGFyZW50X2lkGAEgASgJQgSQtRgBEikKBXN0YXJ0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBInCgNlbmQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIj4KDlRhZ0hpc3RvcnlMaXN0EiwKBWl0ZW1zGAEgAygLMh0uYmVydGgucmVnaXN0cnkudjEuVGFnSGlzdG9yeSJSCgpUYWdIaXN0b3J5EjQKEHVwZGF0ZV90aW1lc3RhbXAYASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg4KBmRpZ2VzdBgCIAEoCSKdAQoMRW9sVGFnRmlsdGVyEikKBHVpZHAYASABKAsyGy5iZXJ0aC5jb21tb24udjIuVUlEUEZpbHRlchIMCgRuYW1lGAIgASgJEhIKCnBhZ2VfdG9rZW4YAyABKAkSEQoJcGFnZV9zaXplGAQgASgDEhUKDWV4Y2x1ZGVfZGF0ZXMYBSABKAgSFgoOZXhjbHVkZV9lcG9jaHMYBiABKAgiTwoKRW9sVGFnTGlzdBIoCgVpdGVtcxgBIAMoCzIZLmJlcnRoLnJlZ2lzdHJ5LnYxLkVvbFRhZxIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkisAIKBkVvbFRhZxIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEhkKEW1haW5fcGFja2FnZV9uYW1lGAcgASgJEj0KDGdyYWNlX3N0YXR1cxgJIAEoDjInLmJlcnRoLnJlZ2lzdHJ5LnYxLkVvbEdyYWNlUGVyaW9kU3RhdHVzEjwKGGdyYWNlX3BlcmlvZF9leHBpcnlfZGF0ZRgMIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASPwoUbWFpbl9wYWNrYWdlX3ZlcnNpb24YDSABKAsyIS5iZXJ0aC5yZWdpc3RyeS52MS5QYWNrYWdlVmVyc2lvbhIzCgp0YWdfc3RhdHVzGA4gASgOMh8uYmVydGgucmVnaXN0cnkudjEuRW9sVGFnU3RhdHVzIu4BCg5QYWNrYWdlVmVyc2lvbhIPCgd2ZXJzaW9uGAEgASgJEhAKCGVvbF9kYXRlGAIgASgJEhQKDHJlbGVhc2VfZGF0ZRgDIAEoCRIOCgZleGlzdHMYBCABKAgSDAoEZmlwcxgFIAEoCBILCgNsdHMYBiABKAgSEgoKbGVnYWN5X2x0cxgHIAEoCRISCgplb2xfYnJva2VuGAggASgIEhYKDmxhdGVzdF92ZXJzaW9uGAkgASgJEjgKDnZlcnNpb25fc291cmNlGAogASgLMiAuYmVydGgucmVnaXN0cnkudjEuVmVyc2lvblNvdXJjZSIpCg1WZXJzaW9uU291cmNlEgsKA3JlZhgBIAEoCRILCgNzaGEYAiABKAkqQgoMRW9sVGFnU3RhdHVzEg4KClRBR19BQ1RJVkUQABIQCgxUQUdfSU5fR1JBQ0UQARIQCgxUQUdfSU5BQ1RJVkUQAip5ChRFb2xHcmFjZVBlcmlvZFN0YXR1cxIWChJHUkFDRV9OT1RfRUxJR0lCTEUQABISCg5HUkFDRV9FTElHSUJMRRABEhAKDEdSQUNFX0FDVElWRRACEhAKDEdSQUNFX0JST0tFThADEhEKDUdSQUNFX0VYUElSRUQQBDL5BQoPUmVnaXN0cnlTZXJ2aWNlEpQBCg5MaXN0VGFnSGlzdG9yeRIjLmJlcnRoLnJlZ2lzdHJ5LnYxLlRhZ0hpc3RvcnlGaWx0ZXIaIS5iZXJ0aC5yZWdpc3RyeS52MS5UYWdIaXN0b3J5TGlzdCI6irUYBhIECgLNDILT5JMCKhIoL3JlZ2lzdHJ5L3YxL3RhZ3Mve3BhcmVudF9pZD0qKn0vaGlzdG9yeRJ3CgtMaXN0RW9sVGFncxIfLmJlcnRoLnJlZ2lzdHJ5LnYxLkVvbFRhZ0ZpbHRlchodLmJlcnRoLnJlZ2lzdHJ5LnYxLkVvbFRhZ0xpc3QiKIq1GAgSBgoCzQwQAYLT5JMCFhIUL3JlZ2lzdHJ5L3YxL2VvbHRhZ3MSkAEKB0dldFNib20SHi5iZXJ0aC5yZWdpc3RyeS52MS5TYm9tUmVxdWVzdBoWLmJlcnRoLnRlbmFudC52MS5TYm9tMiJNirUYChIICgbFDIoFzwyC0+STAjkSNy9yZWdpc3RyeS92MS9yZXBvcy97cmVwb19pZD0qKn0vZGlnZXN0cy97ZGlnZXN0PSp9L3Nib20SmgEKCkdldFJhd1Nib20SIS5iZXJ0aC5yZWdpc3RyeS52MS5SYXdTYm9tUmVxdWVzdBoaLmJlcnRoLnJlZ2lzdHJ5LnYxLlJhd1Nib20iTYq1GAgSBgoExQyKBYLT5JMCOxI5L3JlZ2lzdHJ5L3YxL3JlcG9zL3tyZXBvX2lkPSoqfS9kaWdlc3Qve2RpZ2VzdD0qfS9yYXdzYm9tEqUBCg1HZXRWdWxuUmVwb3J0EiQuYmVydGgucmVnaXN0cnkudjEuVnVsblJlcG9ydFJlcXVlc3QaGy5iZXJ0aC50ZW5hbnQudjEuVnVsblJlcG9ydCJRirUYCBIGCgTFDJQFgtPkkwI/Ej0vcmVnaXN0cnkvdjEvcmVwb3Mve3JlcG9faWQ9Kip9L2RpZ2VzdHMve2RpZ2VzdD0qfS92dWxucmVwb3J0YgZwcm90bzM", [file_berth_annotations_v1_annotations, file_berth_common_v2_uidp, file_berth_tenant_v1_sbom, file_berth_tenant_v1_vuln_report, file_google_api_annotations, file_google_protobuf_timestamp]);
+  fileDesc("CiBiZXJ0aC9yZWdpc3RyeS92MS9yZWdpc3RyeS5wcm90bxIRYmVydGgucmVnaXN0cnkudjEiOgoRVnVsblJlcG9ydFJlcXVlc3QSFQoHcmVwb19pZBgBIAEoCUIEkLUYARIOCgZkaWdlc3QYAiABKAkiNAoLU2JvbVJlcXVlc3QSFQoHcmVwb19pZBgBIAEoCUIEkLUYARIOCgZkaWdlc3QYAiABKAkiNwoOUmF3U2JvbVJlcXVlc3QSFQoHcmVwb19pZBgBIAEoCUIEkLUYARIOCgZkaWdlc3QYAiABKAkiLwoHUmF3U2JvbRIQCghyYXdfc2JvbRgBIAEoCRISCgptZWRpYV90eXBlGAIgASgJIn8KEFRhZ0hpc3RvcnlGaWx0ZXISFwoJcGFyZW50X2lkGAEgASgJQgSQtRgBEikKBXN0YXJ0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBInCgNlbmQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIj4KDlRhZ0hpc3RvcnlMaXN0EiwKBWl0ZW1zGAEgAygLMh0uYmVydGgucmVnaXN0cnkudjEuVGFnSGlzdG9yeSJSCgpUYWdIaXN0b3J5EjQKEHVwZGF0ZV90aW1lc3RhbXAYASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg4KBmRpZ2VzdBgCIAEoCSKdAQoMRW9sVGFnRmlsdGVyEikKBHVpZHAYASABKAsyGy5iZXJ0aC5jb21tb24udjIuVUlEUEZpbHRlchIMCgRuYW1lGAIgASgJEhIKCnBhZ2VfdG9rZW4YAyABKAkSEQoJcGFnZV9zaXplGAQgASgDEhUKDWV4Y2x1ZGVfZGF0ZXMYBSABKAgSFgoOZXhjbHVkZV9lcG9jaHMYBiABKAgiTwoKRW9sVGFnTGlzdBIoCgVpdGVtcxgBIAMoCzIZLmJlcnRoLnJlZ2lzdHJ5LnYxLkVvbFRhZxIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkisAIKBkVvbFRhZxIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEhkKEW1haW5fcGFja2FnZV9uYW1lGAcgASgJEj0KDGdyYWNlX3N0YXR1cxgJIAEoDjInLmJlcnRoLnJlZ2lzdHJ5LnYxLkVvbEdyYWNlUGVyaW9kU3RhdHVzEjwKGGdyYWNlX3BlcmlvZF9leHBpcnlfZGF0ZRgMIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASPwoUbWFpbl9wYWNrYWdlX3ZlcnNpb24YDSABKAsyIS5iZXJ0aC5yZWdpc3RyeS52MS5QYWNrYWdlVmVyc2lvbhIzCgp0YWdfc3RhdHVzGA4gASgOMh8uYmVydGgucmVnaXN0cnkudjEuRW9sVGFnU3RhdHVzIu4BCg5QYWNrYWdlVmVyc2lvbhIPCgd2ZXJzaW9uGAEgASgJEhAKCGVvbF9kYXRlGAIgASgJEhQKDHJlbGVhc2VfZGF0ZRgDIAEoCRIOCgZleGlzdHMYBCABKAgSDAoEZmlwcxgFIAEoCBILCgNsdHMYBiABKAgSEgoKbGVnYWN5X2x0cxgHIAEoCRISCgplb2xfYnJva2VuGAggASgIEhYKDmxhdGVzdF92ZXJzaW9uGAkgASgJEjgKDnZlcnNpb25fc291cmNlGAogASgLMiAuYmVydGgucmVnaXN0cnkudjEuVmVyc2lvblNvdXJjZSIpCg1WZXJzaW9uU291cmNlEgsKA3JlZhgBIAEoCRILCgNzaGEYAiABKAkioAEKBFJlcG8SEAoCaWQYASABKAlCBJC1GAESDAoEbmFtZRgCIAEoCRIOCgZyZWFkbWUYBSABKAkSLwoLY3JlYXRlX3RpbWUYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhMKC2Rlc2NyaXB0aW9uGAsgASgJSgQIAxAESgQIBBAFSgQIBhAHSgQIBxAISgQICBAJSgQIChALIm0KEUNyZWF0ZVJlcG9SZXF1ZXN0EhcKCXBhcmVudF9pZBgBIAEoCUIEkLUYARIlCgRyZXBvGAIgASgLMhcuYmVydGgucmVnaXN0cnkudjEuUmVwbxIYChBwcmV2ZW50X2V4aXN0aW5nGAMgASgIIiUKEURlbGV0ZVJlcG9SZXF1ZXN0EhAKAmlkGAEgASgJQgSQtRgBIlEKClJlcG9GaWx0ZXISKQoEdWlkcBgBIAEoCzIbLmJlcnRoLmNvbW1vbi52Mi5VSURQRmlsdGVyEgwKBG5hbWUYAiABKAkSCgoCaWQYAyABKAkiMgoIUmVwb0xpc3QSJgoFaXRlbXMYASADKAsyFy5iZXJ0aC5yZWdpc3RyeS52MS5SZXBvIoEBCgNUYWcSEAoCaWQYASABKAlCBJC1GAESDAoEbmFtZRgCIAEoCRIOCgZkaWdlc3QYAyABKAkSMAoMbGFzdF91cGRhdGVkGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBISCgpkZXByZWNhdGVkGAUgASgISgQIBhAHIk4KEENyZWF0ZVRhZ1JlcXVlc3QSFQoHcmVwb19pZBgBIAEoCUIEkLUYARIjCgN0YWcYAiABKAsyFi5iZXJ0aC5yZWdpc3RyeS52MS5UYWciJAoQRGVsZXRlVGFnUmVxdWVzdBIQCgJpZBgBIAEoCUIEkLUYASLdAQoJVGFnRmlsdGVyEikKBHVpZHAYASABKAsyGy5iZXJ0aC5jb21tb24udjIuVUlEUEZpbHRlchIMCgRuYW1lGAIgASgJEjEKDXVwZGF0ZWRfc2luY2UYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhkKEWV4Y2x1ZGVfcmVmZXJyZXJzGAYgASgIEhUKDWV4Y2x1ZGVfZGF0ZXMYByABKAgSFgoOZXhjbHVkZV9lcG9jaHMYCCABKAgSCgoCaWQYCSABKAkSDgoGZGlnZXN0GAogASgJIjAKB1RhZ0xpc3QSJQoFaXRlbXMYASADKAsyFi5iZXJ0aC5yZWdpc3RyeS52MS5UYWcifAoZR2V0UmVwb1RhZ3NTdW1tYXJ5UmVxdWVzdBIVCgdyZXBvX2lkGAEgASgJQgSQtRgBEhkKEWV4Y2x1ZGVfcmVmZXJyZXJzGAIgASgIEhUKDWV4Y2x1ZGVfZGF0ZXMYAyABKAgSFgoOZXhjbHVkZV9lcG9jaHMYBCABKAgirAEKD1JlcG9UYWdzU3VtbWFyeRIQCgJpZBgBIAEoCUIEkLUYARIRCgl0YWdfY291bnQYAiABKAMSMAoMbGFzdF91cGRhdGVkGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIqCgpsYXRlc3RfdGFnGAQgASgLMhYuYmVydGgucmVnaXN0cnkudjEuVGFnEhYKDmxhdGVzdF92ZXJzaW9uGAUgASgJIlsKEkltYWdlQ29uZmlnUmVxdWVzdBIVCgdyZXBvX2lkGAEgASgJQgSQtRgBEg4KBmRpZ2VzdBgCIAEoCRIMCgRhcmNoGAMgASgJEhAKCHJlZ2lzdHJ5GAQgASgIIrYECgtJbWFnZUNvbmZpZxIMCgR1c2VyGAEgASgJEkcKDWV4cG9zZWRfcG9ydHMYAiADKAsyMC5iZXJ0aC5yZWdpc3RyeS52MS5JbWFnZUNvbmZpZy5FeHBvc2VkUG9ydHNFbnRyeRILCgNlbnYYAyADKAkSEgoKZW50cnlwb2ludBgEIAMoCRILCgNjbWQYBSADKAkSPAoHdm9sdW1lcxgGIAMoCzIrLmJlcnRoLnJlZ2lzdHJ5LnYxLkltYWdlQ29uZmlnLlZvbHVtZXNFbnRyeRITCgt3b3JraW5nX2RpchgHIAEoCRI6CgZsYWJlbHMYCCADKAsyKi5iZXJ0aC5yZWdpc3RyeS52MS5JbWFnZUNvbmZpZy5MYWJlbHNFbnRyeRITCgtzdG9wX3NpZ25hbBgJIAEoCRoNCgtFeHBvc2VkUG9ydBpfChFFeHBvc2VkUG9ydHNFbnRyeRILCgNrZXkYASABKAkSOQoFdmFsdWUYAiABKAsyKi5iZXJ0aC5yZWdpc3RyeS52MS5JbWFnZUNvbmZpZy5FeHBvc2VkUG9ydDoCOAEaCAoGVm9sdW1lGlUKDFZvbHVtZXNFbnRyeRILCgNrZXkYASABKAkSNAoFdmFsdWUYAiABKAsyJS5iZXJ0aC5yZWdpc3RyeS52MS5JbWFnZUNvbmZpZy5Wb2x1bWU6AjgBGi0KC0xhYmVsc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiNAoLQXJjaFJlcXVlc3QSFQoHcmVwb19pZBgBIAEoCUIEkLUYARIOCgZkaWdlc3QYAiABKAkiFgoFQXJjaHMSDQoFYXJjaHMYASADKAkiQgoLU2l6ZVJlcXVlc3QSFQoHcmVwb19pZBgBIAEoCUIEkLUYARIOCgZkaWdlc3QYAiABKAkSDAoEYXJjaBgDIAEoCSIiCgRTaXplEgwKBHNpemUYASABKAMSDAoEYXJjaBgCIAEoCSJuChZNYW5pZmVzdE1ldGFkYXRhRmlsdGVyEhUKB3JlcG9faWQYASABKAlCBJC1GAESPQoFaXRlbXMYAiADKAsyLi5iZXJ0aC5yZWdpc3RyeS52MS5NYW5pZmVzdE1ldGFkYXRhRmlsdGVyRW50cnkihwEKG01hbmlmZXN0TWV0YWRhdGFGaWx0ZXJFbnRyeRIWCgxpbWFnZV9kaWdlc3QYASABKAlIABJGCgxpbmRleF9maWx0ZXIYAiABKAsyLi5iZXJ0aC5yZWdpc3RyeS52MS5NYW5pZmVzdE1ldGFkYXRhSW5kZXhGaWx0ZXJIAEIICgZmaWx0ZXIiOwobTWFuaWZlc3RNZXRhZGF0YUluZGV4RmlsdGVyEg4KBmRpZ2VzdBgBIAEoCRIMCgRhcmNoGAIgASgJIkoKFE1hbmlmZXN0TWV0YWRhdGFMaXN0EjIKBWl0ZW1zGAEgAygLMiMuYmVydGgucmVnaXN0cnkudjEuTWFuaWZlc3RNZXRhZGF0YSJYChBNYW5pZmVzdE1ldGFkYXRhEg4KBmRpZ2VzdBgBIAEoCRI0Cgxwa2dfbWV0YWRhdGEYAiADKAsyHi5iZXJ0aC5yZWdpc3RyeS52MS5Qa2dNZXRhZGF0YSKkAQoLUGtnTWV0YWRhdGESDAoEcHVybBgBIAEoCRITCgtvcmlnaW5fcHVybBgCIAEoCRIsCghlb2xfZGF0ZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMwoPYnVpbGRfdGltZXN0YW1wGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIPCgdsaWNlbnNlGAUgASgJIjQKGU1hbmlmZXN0RGlnZXN0Q291bnRGaWx0ZXISFwoJcGFyZW50X2lkGAEgASgJQgSQtRgBIiQKE01hbmlmZXN0RGlnZXN0Q291bnQSDQoFY291bnQYASABKAMqQgoMRW9sVGFnU3RhdHVzEg4KClRBR19BQ1RJVkUQABIQCgxUQUdfSU5fR1JBQ0UQARIQCgxUQUdfSU5BQ1RJVkUQAip5ChRFb2xHcmFjZVBlcmlvZFN0YXR1cxIWChJHUkFDRV9OT1RfRUxJR0lCTEUQABISCg5HUkFDRV9FTElHSUJMRRABEhAKDEdSQUNFX0FDVElWRRACEhAKDEdSQUNFX0JST0tFThADEhEKDUdSQUNFX0VYUElSRUQQBDLzGAoPUmVnaXN0cnlTZXJ2aWNlEtMBCgpDcmVhdGVSZXBvEiQuYmVydGgucmVnaXN0cnkudjEuQ3JlYXRlUmVwb1JlcXVlc3QaFy5iZXJ0aC5yZWdpc3RyeS52MS5SZXBvIoUBirUYBhIECgLDDJq1GEgKJWFwaS5wbGF0Zm9ybS5yZWdpc3RyeS5yZXBvLmNyZWF0ZWQudjESBWdyb3VwGAEqFmJlcnRoLnJlZ2lzdHJ5LnYyLlJlcG+C0+STAik6BHJlcG8iIS9yZWdpc3RyeS92MS9yZXBvcy97cGFyZW50X2lkPSoqfRK7AQoKVXBkYXRlUmVwbxIXLmJlcnRoLnJlZ2lzdHJ5LnYxLlJlcG8aFy5iZXJ0aC5yZWdpc3RyeS52MS5SZXBvInuKtRgGEgQKAsQMmrUYSAolYXBpLnBsYXRmb3JtLnJlZ2lzdHJ5LnJlcG8udXBkYXRlZC52MRIFZ3JvdXAYASoWYmVydGgucmVnaXN0cnkudjIuUmVwb4LT5JMCHzoBKhoaL3JlZ2lzdHJ5L3YxL3JlcG9zL3tpZD0qKn0SbwoJTGlzdFJlcG9zEh0uYmVydGgucmVnaXN0cnkudjEuUmVwb0ZpbHRlchobLmJlcnRoLnJlZ2lzdHJ5LnYxLlJlcG9MaXN0IiaKtRgIEgYKAsUMEAGC0+STAhQSEi9yZWdpc3RyeS92MS9yZXBvcxLSAQoKRGVsZXRlUmVwbxIkLmJlcnRoLnJlZ2lzdHJ5LnYxLkRlbGV0ZVJlcG9SZXF1ZXN0GhYuZ29vZ2xlLnByb3RvYnVmLkVtcHR5IoUBirUYBhIECgLGDJq1GFUKJWFwaS5wbGF0Zm9ybS5yZWdpc3RyeS5yZXBvLmRlbGV0ZWQudjESBWdyb3VwGAEqI2JlcnRoLnJlZ2lzdHJ5LnYyLkRlbGV0ZVJlcG9SZXF1ZXN0gtPkkwIcKhovcmVnaXN0cnkvdjEvcmVwb3Mve2lkPSoqfRLJAQoJQ3JlYXRlVGFnEiMuYmVydGgucmVnaXN0cnkudjEuQ3JlYXRlVGFnUmVxdWVzdBoWLmJlcnRoLnJlZ2lzdHJ5LnYxLlRhZyJ/irUYBhIECgLLDJq1GEYKJGFwaS5wbGF0Zm9ybS5yZWdpc3RyeS50YWcuY3JlYXRlZC52MRIFZ3JvdXAYASoVYmVydGgucmVnaXN0cnkudjIuVGFngtPkkwIlOgN0YWciHi9yZWdpc3RyeS92MS90YWdzL3tyZXBvX2lkPSoqfRK1AQoJVXBkYXRlVGFnEhYuYmVydGgucmVnaXN0cnkudjEuVGFnGhYuYmVydGgucmVnaXN0cnkudjEuVGFnIniKtRgGEgQKAswMmrUYRgokYXBpLnBsYXRmb3JtLnJlZ2lzdHJ5LnRhZy51cGRhdGVkLnYxEgVncm91cBgBKhViZXJ0aC5yZWdpc3RyeS52Mi5UYWeC0+STAh46ASoaGS9yZWdpc3RyeS92MS90YWdzL3tpZD0qKn0SzQEKCURlbGV0ZVRhZxIjLmJlcnRoLnJlZ2lzdHJ5LnYxLkRlbGV0ZVRhZ1JlcXVlc3QaFi5nb29nbGUucHJvdG9idWYuRW1wdHkiggGKtRgGEgQKAs4MmrUYUwokYXBpLnBsYXRmb3JtLnJlZ2lzdHJ5LnRhZy5kZWxldGVkLnYxEgVncm91cBgBKiJiZXJ0aC5yZWdpc3RyeS52Mi5EZWxldGVUYWdSZXF1ZXN0gtPkkwIbKhkvcmVnaXN0cnkvdjEvdGFncy97aWQ9Kip9EmsKCExpc3RUYWdzEhwuYmVydGgucmVnaXN0cnkudjEuVGFnRmlsdGVyGhouYmVydGgucmVnaXN0cnkudjEuVGFnTGlzdCIlirUYCBIGCgLNDBABgtPkkwITEhEvcmVnaXN0cnkvdjEvdGFncxKjAQoSR2V0UmVwb1RhZ3NTdW1tYXJ5EiwuYmVydGgucmVnaXN0cnkudjEuR2V0UmVwb1RhZ3NTdW1tYXJ5UmVxdWVzdBoiLmJlcnRoLnJlZ2lzdHJ5LnYxLlJlcG9UYWdzU3VtbWFyeSI7irUYBhIECgLNDILT5JMCKxIpL3JlZ2lzdHJ5L3YxL3JlcG90YWdzc3VtbWFyeS97cmVwb19pZD0qKn0SqwEKDkdldEltYWdlQ29uZmlnEiUuYmVydGgucmVnaXN0cnkudjEuSW1hZ2VDb25maWdSZXF1ZXN0Gh4uYmVydGgucmVnaXN0cnkudjEuSW1hZ2VDb25maWciUoq1GAgSBgoExQzPDILT5JMCQBI+L3JlZ2lzdHJ5L3YxL3JlcG9zL3tyZXBvX2lkPSoqfS9kaWdlc3RzL3tkaWdlc3Q9Kn0vaW1hZ2Vjb25maWcSmgEKCEdldEFyY2hzEh4uYmVydGgucmVnaXN0cnkudjEuQXJjaFJlcXVlc3QaGC5iZXJ0aC5yZWdpc3RyeS52MS5BcmNocyJUirUYCBIGCgTFDM8MgtPkkwJCEkAvcmVnaXN0cnkvdjEvcmVwb3Mve3JlcG9faWQ9Kip9L2RpZ2VzdHMve2RpZ2VzdD0qfS9hcmNoaXRlY3R1cmVzEo8BCgdHZXRTaXplEh4uYmVydGgucmVnaXN0cnkudjEuU2l6ZVJlcXVlc3QaFy5iZXJ0aC5yZWdpc3RyeS52MS5TaXplIkuKtRgIEgYKBMUMzwyC0+STAjkSNy9yZWdpc3RyeS92MS9yZXBvcy97cmVwb19pZD0qKn0vZGlnZXN0cy97ZGlnZXN0PSp9L3NpemUSrQEKFExpc3RNYW5pZmVzdE1ldGFkYXRhEikuYmVydGgucmVnaXN0cnkudjEuTWFuaWZlc3RNZXRhZGF0YUZpbHRlchonLmJlcnRoLnJlZ2lzdHJ5LnYxLk1hbmlmZXN0TWV0YWRhdGFMaXN0IkGKtRgGEgQKAs8MgtPkkwIxEi8vcmVnaXN0cnkvdjEvcmVwb3Mve3JlcG9faWQ9Kip9L21hbmlmZXN0bWV0ZGF0YRKpAQoWR2V0TWFuaWZlc3REaWdlc3RDb3VudBIsLmJlcnRoLnJlZ2lzdHJ5LnYxLk1hbmlmZXN0RGlnZXN0Q291bnRGaWx0ZXIaJi5iZXJ0aC5yZWdpc3RyeS52MS5NYW5pZmVzdERpZ2VzdENvdW50IjmKtRgGEgQKAs8MgtPkkwIpEicvcmVnaXN0cnkvdjEvZGlnZXN0Y291bnQve3BhcmVudF9pZD0qKn0SlAEKDkxpc3RUYWdIaXN0b3J5EiMuYmVydGgucmVnaXN0cnkudjEuVGFnSGlzdG9yeUZpbHRlchohLmJlcnRoLnJlZ2lzdHJ5LnYxLlRhZ0hpc3RvcnlMaXN0IjqKtRgGEgQKAs0MgtPkkwIqEigvcmVnaXN0cnkvdjEvdGFncy97cGFyZW50X2lkPSoqfS9oaXN0b3J5EncKC0xpc3RFb2xUYWdzEh8uYmVydGgucmVnaXN0cnkudjEuRW9sVGFnRmlsdGVyGh0uYmVydGgucmVnaXN0cnkudjEuRW9sVGFnTGlzdCIoirUYCBIGCgLNDBABgtPkkwIWEhQvcmVnaXN0cnkvdjEvZW9sdGFncxKQAQoHR2V0U2JvbRIeLmJlcnRoLnJlZ2lzdHJ5LnYxLlNib21SZXF1ZXN0GhYuYmVydGgudGVuYW50LnYxLlNib20yIk2KtRgKEggKBsUMigXPDILT5JMCORI3L3JlZ2lzdHJ5L3YxL3JlcG9zL3tyZXBvX2lkPSoqfS9kaWdlc3RzL3tkaWdlc3Q9Kn0vc2JvbRKaAQoKR2V0UmF3U2JvbRIhLmJlcnRoLnJlZ2lzdHJ5LnYxLlJhd1Nib21SZXF1ZXN0GhouYmVydGgucmVnaXN0cnkudjEuUmF3U2JvbSJNirUYCBIGCgTFDIoFgtPkkwI7EjkvcmVnaXN0cnkvdjEvcmVwb3Mve3JlcG9faWQ9Kip9L2RpZ2VzdC97ZGlnZXN0PSp9L3Jhd3Nib20SpQEKDUdldFZ1bG5SZXBvcnQSJC5iZXJ0aC5yZWdpc3RyeS52MS5WdWxuUmVwb3J0UmVxdWVzdBobLmJlcnRoLnRlbmFudC52MS5WdWxuUmVwb3J0IlGKtRgIEgYKBMUMlAWC0+STAj8SPS9yZWdpc3RyeS92MS9yZXBvcy97cmVwb19pZD0qKn0vZGlnZXN0cy97ZGlnZXN0PSp9L3Z1bG5yZXBvcnRiBnByb3RvMw", [file_berth_annotations_v1_annotations, file_berth_common_v2_uidp, file_berth_tenant_v1_sbom, file_berth_tenant_v1_vuln_report, file_google_api_annotations, file_google_protobuf_empty, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message berth.registry.v1.VulnReportRequest
@@ -432,6 +432,818 @@ export const VersionSourceSchema: GenMessage<VersionSource> = /*@__PURE__*/
   messageDesc(file_berth_registry_v1_registry, 11);
 
 /**
+ * A repo as v1 shows it. The vendor's catalog fields (catalog_tier, bundles,
+ * sync_config, custom_overlay, aliases, active_tags) are not Berth's.
+ *
+ * @generated from message berth.registry.v1.Repo
+ */
+export type Repo = Message<"berth.registry.v1.Repo"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * Unique within the group; the registry path is <organization>/<name>.
+   *
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * Markdown; at most 1 MiB.
+   *
+   * @generated from field: string readme = 5;
+   */
+  readme: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp create_time = 9;
+   */
+  createTime?: Timestamp | undefined;
+
+  /**
+   * At most 255 characters.
+   *
+   * @generated from field: string description = 11;
+   */
+  description: string;
+};
+
+/**
+ * Describes the message berth.registry.v1.Repo.
+ * Use `create(RepoSchema)` to create a new message.
+ */
+export const RepoSchema: GenMessage<Repo> = /*@__PURE__*/
+  messageDesc(file_berth_registry_v1_registry, 12);
+
+/**
+ * @generated from message berth.registry.v1.CreateRepoRequest
+ */
+export type CreateRepoRequest = Message<"berth.registry.v1.CreateRepoRequest"> & {
+  /**
+   * The group.
+   *
+   * @generated from field: string parent_id = 1;
+   */
+  parentId: string;
+
+  /**
+   * @generated from field: berth.registry.v1.Repo repo = 2;
+   */
+  repo?: Repo | undefined;
+
+  /**
+   * Refuse (ALREADY_EXISTS) instead of updating a repo of the same name.
+   *
+   * @generated from field: bool prevent_existing = 3;
+   */
+  preventExisting: boolean;
+};
+
+/**
+ * Describes the message berth.registry.v1.CreateRepoRequest.
+ * Use `create(CreateRepoRequestSchema)` to create a new message.
+ */
+export const CreateRepoRequestSchema: GenMessage<CreateRepoRequest> = /*@__PURE__*/
+  messageDesc(file_berth_registry_v1_registry, 13);
+
+/**
+ * @generated from message berth.registry.v1.DeleteRepoRequest
+ */
+export type DeleteRepoRequest = Message<"berth.registry.v1.DeleteRepoRequest"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+};
+
+/**
+ * Describes the message berth.registry.v1.DeleteRepoRequest.
+ * Use `create(DeleteRepoRequestSchema)` to create a new message.
+ */
+export const DeleteRepoRequestSchema: GenMessage<DeleteRepoRequest> = /*@__PURE__*/
+  messageDesc(file_berth_registry_v1_registry, 14);
+
+/**
+ * @generated from message berth.registry.v1.RepoFilter
+ */
+export type RepoFilter = Message<"berth.registry.v1.RepoFilter"> & {
+  /**
+   * @generated from field: berth.common.v2.UIDPFilter uidp = 1;
+   */
+  uidp?: UIDPFilter | undefined;
+
+  /**
+   * Exact name.
+   *
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * Exactly this repo.
+   *
+   * @generated from field: string id = 3;
+   */
+  id: string;
+};
+
+/**
+ * Describes the message berth.registry.v1.RepoFilter.
+ * Use `create(RepoFilterSchema)` to create a new message.
+ */
+export const RepoFilterSchema: GenMessage<RepoFilter> = /*@__PURE__*/
+  messageDesc(file_berth_registry_v1_registry, 15);
+
+/**
+ * @generated from message berth.registry.v1.RepoList
+ */
+export type RepoList = Message<"berth.registry.v1.RepoList"> & {
+  /**
+   * @generated from field: repeated berth.registry.v1.Repo items = 1;
+   */
+  items: Repo[];
+};
+
+/**
+ * Describes the message berth.registry.v1.RepoList.
+ * Use `create(RepoListSchema)` to create a new message.
+ */
+export const RepoListSchema: GenMessage<RepoList> = /*@__PURE__*/
+  messageDesc(file_berth_registry_v1_registry, 16);
+
+/**
+ * @generated from message berth.registry.v1.Tag
+ */
+export type Tag = Message<"berth.registry.v1.Tag"> & {
+  /**
+   * The tag uid (a child of its repo's).
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * 1-128 characters of [A-Za-z0-9_.-], not starting with '.' or '-'.
+   *
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * sha256:<64 hex>: a manifest the repo holds.
+   *
+   * @generated from field: string digest = 3;
+   */
+  digest: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp last_updated = 4;
+   */
+  lastUpdated?: Timestamp | undefined;
+
+  /**
+   * @generated from field: bool deprecated = 5;
+   */
+  deprecated: boolean;
+};
+
+/**
+ * Describes the message berth.registry.v1.Tag.
+ * Use `create(TagSchema)` to create a new message.
+ */
+export const TagSchema: GenMessage<Tag> = /*@__PURE__*/
+  messageDesc(file_berth_registry_v1_registry, 17);
+
+/**
+ * @generated from message berth.registry.v1.CreateTagRequest
+ */
+export type CreateTagRequest = Message<"berth.registry.v1.CreateTagRequest"> & {
+  /**
+   * @generated from field: string repo_id = 1;
+   */
+  repoId: string;
+
+  /**
+   * @generated from field: berth.registry.v1.Tag tag = 2;
+   */
+  tag?: Tag | undefined;
+};
+
+/**
+ * Describes the message berth.registry.v1.CreateTagRequest.
+ * Use `create(CreateTagRequestSchema)` to create a new message.
+ */
+export const CreateTagRequestSchema: GenMessage<CreateTagRequest> = /*@__PURE__*/
+  messageDesc(file_berth_registry_v1_registry, 18);
+
+/**
+ * @generated from message berth.registry.v1.DeleteTagRequest
+ */
+export type DeleteTagRequest = Message<"berth.registry.v1.DeleteTagRequest"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+};
+
+/**
+ * Describes the message berth.registry.v1.DeleteTagRequest.
+ * Use `create(DeleteTagRequestSchema)` to create a new message.
+ */
+export const DeleteTagRequestSchema: GenMessage<DeleteTagRequest> = /*@__PURE__*/
+  messageDesc(file_berth_registry_v1_registry, 19);
+
+/**
+ * @generated from message berth.registry.v1.TagFilter
+ */
+export type TagFilter = Message<"berth.registry.v1.TagFilter"> & {
+  /**
+   * Usually children_of=<repo uid>.
+   *
+   * @generated from field: berth.common.v2.UIDPFilter uidp = 1;
+   */
+  uidp?: UIDPFilter | undefined;
+
+  /**
+   * Exact name.
+   *
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * Tags updated at or after this time.
+   *
+   * @generated from field: google.protobuf.Timestamp updated_since = 3;
+   */
+  updatedSince?: Timestamp | undefined;
+
+  /**
+   * Leave out referrer tags (sha256-*).
+   *
+   * @generated from field: bool exclude_referrers = 6;
+   */
+  excludeReferrers: boolean;
+
+  /**
+   * Leave out date tags (*-20yymmdd).
+   *
+   * @generated from field: bool exclude_dates = 7;
+   */
+  excludeDates: boolean;
+
+  /**
+   * Leave out epoch tags (*-r<N>).
+   *
+   * @generated from field: bool exclude_epochs = 8;
+   */
+  excludeEpochs: boolean;
+
+  /**
+   * Exactly this tag.
+   *
+   * @generated from field: string id = 9;
+   */
+  id: string;
+
+  /**
+   * Tags pointing at this digest.
+   *
+   * @generated from field: string digest = 10;
+   */
+  digest: string;
+};
+
+/**
+ * Describes the message berth.registry.v1.TagFilter.
+ * Use `create(TagFilterSchema)` to create a new message.
+ */
+export const TagFilterSchema: GenMessage<TagFilter> = /*@__PURE__*/
+  messageDesc(file_berth_registry_v1_registry, 20);
+
+/**
+ * @generated from message berth.registry.v1.TagList
+ */
+export type TagList = Message<"berth.registry.v1.TagList"> & {
+  /**
+   * @generated from field: repeated berth.registry.v1.Tag items = 1;
+   */
+  items: Tag[];
+};
+
+/**
+ * Describes the message berth.registry.v1.TagList.
+ * Use `create(TagListSchema)` to create a new message.
+ */
+export const TagListSchema: GenMessage<TagList> = /*@__PURE__*/
+  messageDesc(file_berth_registry_v1_registry, 21);
+
+/**
+ * @generated from message berth.registry.v1.GetRepoTagsSummaryRequest
+ */
+export type GetRepoTagsSummaryRequest = Message<"berth.registry.v1.GetRepoTagsSummaryRequest"> & {
+  /**
+   * @generated from field: string repo_id = 1;
+   */
+  repoId: string;
+
+  /**
+   * @generated from field: bool exclude_referrers = 2;
+   */
+  excludeReferrers: boolean;
+
+  /**
+   * @generated from field: bool exclude_dates = 3;
+   */
+  excludeDates: boolean;
+
+  /**
+   * @generated from field: bool exclude_epochs = 4;
+   */
+  excludeEpochs: boolean;
+};
+
+/**
+ * Describes the message berth.registry.v1.GetRepoTagsSummaryRequest.
+ * Use `create(GetRepoTagsSummaryRequestSchema)` to create a new message.
+ */
+export const GetRepoTagsSummaryRequestSchema: GenMessage<GetRepoTagsSummaryRequest> = /*@__PURE__*/
+  messageDesc(file_berth_registry_v1_registry, 22);
+
+/**
+ * @generated from message berth.registry.v1.RepoTagsSummary
+ */
+export type RepoTagsSummary = Message<"berth.registry.v1.RepoTagsSummary"> & {
+  /**
+   * The repo uid.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * Tags of the repo the request's exclusions leave.
+   *
+   * @generated from field: int64 tag_count = 2;
+   */
+  tagCount: bigint;
+
+  /**
+   * The newest update time among them; unset when there are none.
+   *
+   * @generated from field: google.protobuf.Timestamp last_updated = 3;
+   */
+  lastUpdated?: Timestamp | undefined;
+
+  /**
+   * The tag named "latest" when there is one, else the most recently updated.
+   *
+   * @generated from field: berth.registry.v1.Tag latest_tag = 4;
+   */
+  latestTag?: Tag | undefined;
+
+  /**
+   * The longest name of another tag at latest_tag's digest ("latest" and
+   * "latest-dev" aside); empty when there is none.
+   *
+   * @generated from field: string latest_version = 5;
+   */
+  latestVersion: string;
+};
+
+/**
+ * Describes the message berth.registry.v1.RepoTagsSummary.
+ * Use `create(RepoTagsSummarySchema)` to create a new message.
+ */
+export const RepoTagsSummarySchema: GenMessage<RepoTagsSummary> = /*@__PURE__*/
+  messageDesc(file_berth_registry_v1_registry, 23);
+
+/**
+ * @generated from message berth.registry.v1.ImageConfigRequest
+ */
+export type ImageConfigRequest = Message<"berth.registry.v1.ImageConfigRequest"> & {
+  /**
+   * @generated from field: string repo_id = 1;
+   */
+  repoId: string;
+
+  /**
+   * sha256:<64 hex>: an image or an index the repo holds.
+   *
+   * @generated from field: string digest = 2;
+   */
+  digest: string;
+
+  /**
+   * For an index, which image; default amd64.
+   *
+   * @generated from field: string arch = 3;
+   */
+  arch: string;
+
+  /**
+   * Accepted and ignored: Berth reads the config from its own blob store.
+   *
+   * @generated from field: bool registry = 4;
+   */
+  registry: boolean;
+};
+
+/**
+ * Describes the message berth.registry.v1.ImageConfigRequest.
+ * Use `create(ImageConfigRequestSchema)` to create a new message.
+ */
+export const ImageConfigRequestSchema: GenMessage<ImageConfigRequest> = /*@__PURE__*/
+  messageDesc(file_berth_registry_v1_registry, 24);
+
+/**
+ * The image config's "config" object (OCI image spec), as v1 names it.
+ *
+ * @generated from message berth.registry.v1.ImageConfig
+ */
+export type ImageConfig = Message<"berth.registry.v1.ImageConfig"> & {
+  /**
+   * @generated from field: string user = 1;
+   */
+  user: string;
+
+  /**
+   * @generated from field: map<string, berth.registry.v1.ImageConfig.ExposedPort> exposed_ports = 2;
+   */
+  exposedPorts: { [key: string]: ImageConfig_ExposedPort };
+
+  /**
+   * @generated from field: repeated string env = 3;
+   */
+  env: string[];
+
+  /**
+   * @generated from field: repeated string entrypoint = 4;
+   */
+  entrypoint: string[];
+
+  /**
+   * @generated from field: repeated string cmd = 5;
+   */
+  cmd: string[];
+
+  /**
+   * @generated from field: map<string, berth.registry.v1.ImageConfig.Volume> volumes = 6;
+   */
+  volumes: { [key: string]: ImageConfig_Volume };
+
+  /**
+   * @generated from field: string working_dir = 7;
+   */
+  workingDir: string;
+
+  /**
+   * @generated from field: map<string, string> labels = 8;
+   */
+  labels: { [key: string]: string };
+
+  /**
+   * @generated from field: string stop_signal = 9;
+   */
+  stopSignal: string;
+};
+
+/**
+ * Describes the message berth.registry.v1.ImageConfig.
+ * Use `create(ImageConfigSchema)` to create a new message.
+ */
+export const ImageConfigSchema: GenMessage<ImageConfig> = /*@__PURE__*/
+  messageDesc(file_berth_registry_v1_registry, 25);
+
+/**
+ * @generated from message berth.registry.v1.ImageConfig.ExposedPort
+ */
+export type ImageConfig_ExposedPort = Message<"berth.registry.v1.ImageConfig.ExposedPort"> & {
+};
+
+/**
+ * Describes the message berth.registry.v1.ImageConfig.ExposedPort.
+ * Use `create(ImageConfig_ExposedPortSchema)` to create a new message.
+ */
+export const ImageConfig_ExposedPortSchema: GenMessage<ImageConfig_ExposedPort> = /*@__PURE__*/
+  messageDesc(file_berth_registry_v1_registry, 25, 0);
+
+/**
+ * @generated from message berth.registry.v1.ImageConfig.Volume
+ */
+export type ImageConfig_Volume = Message<"berth.registry.v1.ImageConfig.Volume"> & {
+};
+
+/**
+ * Describes the message berth.registry.v1.ImageConfig.Volume.
+ * Use `create(ImageConfig_VolumeSchema)` to create a new message.
+ */
+export const ImageConfig_VolumeSchema: GenMessage<ImageConfig_Volume> = /*@__PURE__*/
+  messageDesc(file_berth_registry_v1_registry, 25, 1);
+
+/**
+ * @generated from message berth.registry.v1.ArchRequest
+ */
+export type ArchRequest = Message<"berth.registry.v1.ArchRequest"> & {
+  /**
+   * @generated from field: string repo_id = 1;
+   */
+  repoId: string;
+
+  /**
+   * sha256:<64 hex> or sha512:<128 hex>: a manifest the repo holds.
+   *
+   * @generated from field: string digest = 2;
+   */
+  digest: string;
+};
+
+/**
+ * Describes the message berth.registry.v1.ArchRequest.
+ * Use `create(ArchRequestSchema)` to create a new message.
+ */
+export const ArchRequestSchema: GenMessage<ArchRequest> = /*@__PURE__*/
+  messageDesc(file_berth_registry_v1_registry, 26);
+
+/**
+ * @generated from message berth.registry.v1.Archs
+ */
+export type Archs = Message<"berth.registry.v1.Archs"> & {
+  /**
+   * @generated from field: repeated string archs = 1;
+   */
+  archs: string[];
+};
+
+/**
+ * Describes the message berth.registry.v1.Archs.
+ * Use `create(ArchsSchema)` to create a new message.
+ */
+export const ArchsSchema: GenMessage<Archs> = /*@__PURE__*/
+  messageDesc(file_berth_registry_v1_registry, 27);
+
+/**
+ * @generated from message berth.registry.v1.SizeRequest
+ */
+export type SizeRequest = Message<"berth.registry.v1.SizeRequest"> & {
+  /**
+   * @generated from field: string repo_id = 1;
+   */
+  repoId: string;
+
+  /**
+   * sha256:<64 hex> or sha512:<128 hex>: a manifest the repo holds.
+   *
+   * @generated from field: string digest = 2;
+   */
+  digest: string;
+
+  /**
+   * Default amd64.
+   *
+   * @generated from field: string arch = 3;
+   */
+  arch: string;
+};
+
+/**
+ * Describes the message berth.registry.v1.SizeRequest.
+ * Use `create(SizeRequestSchema)` to create a new message.
+ */
+export const SizeRequestSchema: GenMessage<SizeRequest> = /*@__PURE__*/
+  messageDesc(file_berth_registry_v1_registry, 28);
+
+/**
+ * @generated from message berth.registry.v1.Size
+ */
+export type Size = Message<"berth.registry.v1.Size"> & {
+  /**
+   * Bytes: the config plus the layers of the architecture's image.
+   *
+   * @generated from field: int64 size = 1;
+   */
+  size: bigint;
+
+  /**
+   * @generated from field: string arch = 2;
+   */
+  arch: string;
+};
+
+/**
+ * Describes the message berth.registry.v1.Size.
+ * Use `create(SizeSchema)` to create a new message.
+ */
+export const SizeSchema: GenMessage<Size> = /*@__PURE__*/
+  messageDesc(file_berth_registry_v1_registry, 29);
+
+/**
+ * @generated from message berth.registry.v1.ManifestMetadataFilter
+ */
+export type ManifestMetadataFilter = Message<"berth.registry.v1.ManifestMetadataFilter"> & {
+  /**
+   * @generated from field: string repo_id = 1;
+   */
+  repoId: string;
+
+  /**
+   * 1 to 100 entries. Over REST (Berth's extension): items=<image digest> or
+   * items=<index digest>/<arch>, or items=<JSON object>, repeated.
+   *
+   * @generated from field: repeated berth.registry.v1.ManifestMetadataFilterEntry items = 2;
+   */
+  items: ManifestMetadataFilterEntry[];
+};
+
+/**
+ * Describes the message berth.registry.v1.ManifestMetadataFilter.
+ * Use `create(ManifestMetadataFilterSchema)` to create a new message.
+ */
+export const ManifestMetadataFilterSchema: GenMessage<ManifestMetadataFilter> = /*@__PURE__*/
+  messageDesc(file_berth_registry_v1_registry, 30);
+
+/**
+ * @generated from message berth.registry.v1.ManifestMetadataFilterEntry
+ */
+export type ManifestMetadataFilterEntry = Message<"berth.registry.v1.ManifestMetadataFilterEntry"> & {
+  /**
+   * @generated from oneof berth.registry.v1.ManifestMetadataFilterEntry.filter
+   */
+  filter: {
+    /**
+     * An image manifest.
+     *
+     * @generated from field: string image_digest = 1;
+     */
+    value: string;
+    case: "imageDigest";
+  } | {
+    /**
+     * An index and the architecture of the image wanted from it.
+     *
+     * @generated from field: berth.registry.v1.ManifestMetadataIndexFilter index_filter = 2;
+     */
+    value: ManifestMetadataIndexFilter;
+    case: "indexFilter";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message berth.registry.v1.ManifestMetadataFilterEntry.
+ * Use `create(ManifestMetadataFilterEntrySchema)` to create a new message.
+ */
+export const ManifestMetadataFilterEntrySchema: GenMessage<ManifestMetadataFilterEntry> = /*@__PURE__*/
+  messageDesc(file_berth_registry_v1_registry, 31);
+
+/**
+ * @generated from message berth.registry.v1.ManifestMetadataIndexFilter
+ */
+export type ManifestMetadataIndexFilter = Message<"berth.registry.v1.ManifestMetadataIndexFilter"> & {
+  /**
+   * @generated from field: string digest = 1;
+   */
+  digest: string;
+
+  /**
+   * Default amd64.
+   *
+   * @generated from field: string arch = 2;
+   */
+  arch: string;
+};
+
+/**
+ * Describes the message berth.registry.v1.ManifestMetadataIndexFilter.
+ * Use `create(ManifestMetadataIndexFilterSchema)` to create a new message.
+ */
+export const ManifestMetadataIndexFilterSchema: GenMessage<ManifestMetadataIndexFilter> = /*@__PURE__*/
+  messageDesc(file_berth_registry_v1_registry, 32);
+
+/**
+ * @generated from message berth.registry.v1.ManifestMetadataList
+ */
+export type ManifestMetadataList = Message<"berth.registry.v1.ManifestMetadataList"> & {
+  /**
+   * @generated from field: repeated berth.registry.v1.ManifestMetadata items = 1;
+   */
+  items: ManifestMetadata[];
+};
+
+/**
+ * Describes the message berth.registry.v1.ManifestMetadataList.
+ * Use `create(ManifestMetadataListSchema)` to create a new message.
+ */
+export const ManifestMetadataListSchema: GenMessage<ManifestMetadataList> = /*@__PURE__*/
+  messageDesc(file_berth_registry_v1_registry, 33);
+
+/**
+ * @generated from message berth.registry.v1.ManifestMetadata
+ */
+export type ManifestMetadata = Message<"berth.registry.v1.ManifestMetadata"> & {
+  /**
+   * The image manifest the packages are in.
+   *
+   * @generated from field: string digest = 1;
+   */
+  digest: string;
+
+  /**
+   * @generated from field: repeated berth.registry.v1.PkgMetadata pkg_metadata = 2;
+   */
+  pkgMetadata: PkgMetadata[];
+};
+
+/**
+ * Describes the message berth.registry.v1.ManifestMetadata.
+ * Use `create(ManifestMetadataSchema)` to create a new message.
+ */
+export const ManifestMetadataSchema: GenMessage<ManifestMetadata> = /*@__PURE__*/
+  messageDesc(file_berth_registry_v1_registry, 34);
+
+/**
+ * @generated from message berth.registry.v1.PkgMetadata
+ */
+export type PkgMetadata = Message<"berth.registry.v1.PkgMetadata"> & {
+  /**
+   * @generated from field: string purl = 1;
+   */
+  purl: string;
+
+  /**
+   * Empty: Berth's inventory does not name a package's origin.
+   *
+   * @generated from field: string origin_purl = 2;
+   */
+  originPurl: string;
+
+  /**
+   * Unset: not known to the inventory.
+   *
+   * @generated from field: google.protobuf.Timestamp eol_date = 3;
+   */
+  eolDate?: Timestamp | undefined;
+
+  /**
+   * Unset: not known to the inventory.
+   *
+   * @generated from field: google.protobuf.Timestamp build_timestamp = 4;
+   */
+  buildTimestamp?: Timestamp | undefined;
+
+  /**
+   * SPDX expression; empty when unknown.
+   *
+   * @generated from field: string license = 5;
+   */
+  license: string;
+};
+
+/**
+ * Describes the message berth.registry.v1.PkgMetadata.
+ * Use `create(PkgMetadataSchema)` to create a new message.
+ */
+export const PkgMetadataSchema: GenMessage<PkgMetadata> = /*@__PURE__*/
+  messageDesc(file_berth_registry_v1_registry, 35);
+
+/**
+ * @generated from message berth.registry.v1.ManifestDigestCountFilter
+ */
+export type ManifestDigestCountFilter = Message<"berth.registry.v1.ManifestDigestCountFilter"> & {
+  /**
+   * A group or a repo uid.
+   *
+   * @generated from field: string parent_id = 1;
+   */
+  parentId: string;
+};
+
+/**
+ * Describes the message berth.registry.v1.ManifestDigestCountFilter.
+ * Use `create(ManifestDigestCountFilterSchema)` to create a new message.
+ */
+export const ManifestDigestCountFilterSchema: GenMessage<ManifestDigestCountFilter> = /*@__PURE__*/
+  messageDesc(file_berth_registry_v1_registry, 36);
+
+/**
+ * @generated from message berth.registry.v1.ManifestDigestCount
+ */
+export type ManifestDigestCount = Message<"berth.registry.v1.ManifestDigestCount"> & {
+  /**
+   * @generated from field: int64 count = 1;
+   */
+  count: bigint;
+};
+
+/**
+ * Describes the message berth.registry.v1.ManifestDigestCount.
+ * Use `create(ManifestDigestCountSchema)` to create a new message.
+ */
+export const ManifestDigestCountSchema: GenMessage<ManifestDigestCount> = /*@__PURE__*/
+  messageDesc(file_berth_registry_v1_registry, 37);
+
+/**
  * @generated from enum berth.registry.v1.EolTagStatus
  */
 export enum EolTagStatus {
@@ -494,13 +1306,165 @@ export const EolGracePeriodStatusSchema: GenEnum<EolGracePeriodStatus> = /*@__PU
   enumDesc(file_berth_registry_v1_registry, 1);
 
 /**
- * The v1 registry RPCs Berth serves beside v2: the tag history, which has no
- * v2 form (the registry host serves the same records at
+ * The v1 registry RPCs Berth serves beside v2: repos, tags and images in the
+ * v1 shapes over the same rows, rules and events as berth.registry.v2
+ * (docs/api.md, "v1 beside v2"); the tag history, which has no v2 form (the
+ * registry host serves the same records at
  * /v2/<org>/<image>/<segment>/history/<tag>), and the tags' end-of-life data.
  *
  * @generated from service berth.registry.v1.RegistryService
  */
 export const RegistryService: GenService<{
+  /**
+   * Creates the repo. With prevent_existing false (the default) a repo of
+   * that name in the group is updated instead (description and readme
+   * replaced; a repo.updated event); true answers ALREADY_EXISTS.
+   *
+   * @generated from rpc berth.registry.v1.RegistryService.CreateRepo
+   */
+  createRepo: {
+    methodKind: "unary";
+    input: typeof CreateRepoRequestSchema;
+    output: typeof RepoSchema;
+  },
+  /**
+   * Replaces the repo's name, description and readme (PUT: a field left out
+   * is emptied; the name is required).
+   *
+   * @generated from rpc berth.registry.v1.RegistryService.UpdateRepo
+   */
+  updateRepo: {
+    methodKind: "unary";
+    input: typeof RepoSchema;
+    output: typeof RepoSchema;
+  },
+  /**
+   * Every repo the caller may list that the filter matches, in uid order, in
+   * one answer (at most 1000; past that, narrow the filter or use v2). The
+   * readme is filled in when the filter names one repo by id.
+   *
+   * @generated from rpc berth.registry.v1.RegistryService.ListRepos
+   */
+  listRepos: {
+    methodKind: "unary";
+    input: typeof RepoFilterSchema;
+    output: typeof RepoListSchema;
+  },
+  /**
+   * Deletes the repo with its tags.
+   *
+   * @generated from rpc berth.registry.v1.RegistryService.DeleteRepo
+   */
+  deleteRepo: {
+    methodKind: "unary";
+    input: typeof DeleteRepoRequestSchema;
+    output: typeof EmptySchema;
+  },
+  /**
+   * Creates the tag, or moves an existing tag of that name to the digest.
+   *
+   * @generated from rpc berth.registry.v1.RegistryService.CreateTag
+   */
+  createTag: {
+    methodKind: "unary";
+    input: typeof CreateTagRequestSchema;
+    output: typeof TagSchema;
+  },
+  /**
+   * Replaces the tag's digest and deprecated flag (PUT). The name is the
+   * tag's identity in its repo: it must be the tag's own.
+   *
+   * @generated from rpc berth.registry.v1.RegistryService.UpdateTag
+   */
+  updateTag: {
+    methodKind: "unary";
+    input: typeof TagSchema;
+    output: typeof TagSchema;
+  },
+  /**
+   * @generated from rpc berth.registry.v1.RegistryService.DeleteTag
+   */
+  deleteTag: {
+    methodKind: "unary";
+    input: typeof DeleteTagRequestSchema;
+    output: typeof EmptySchema;
+  },
+  /**
+   * Every tag the caller may list that the filter matches, in uid order, in
+   * one answer (at most 10000; past that, narrow the filter or use v2).
+   * Unlike v2, referrer, date and epoch tags are included unless excluded.
+   *
+   * @generated from rpc berth.registry.v1.RegistryService.ListTags
+   */
+  listTags: {
+    methodKind: "unary";
+    input: typeof TagFilterSchema;
+    output: typeof TagListSchema;
+  },
+  /**
+   * The repo's tags at a glance: how many, when one last moved, the latest
+   * and the version it is.
+   *
+   * @generated from rpc berth.registry.v1.RegistryService.GetRepoTagsSummary
+   */
+  getRepoTagsSummary: {
+    methodKind: "unary";
+    input: typeof GetRepoTagsSummaryRequestSchema;
+    output: typeof RepoTagsSummarySchema;
+  },
+  /**
+   * The run configuration of an image (for an index, of its `arch` image,
+   * amd64 by default), read from its config blob.
+   *
+   * @generated from rpc berth.registry.v1.RegistryService.GetImageConfig
+   */
+  getImageConfig: {
+    methodKind: "unary";
+    input: typeof ImageConfigRequestSchema;
+    output: typeof ImageConfigSchema;
+  },
+  /**
+   * As berth.registry.v2.ImagesService.GetArchitectures.
+   *
+   * @generated from rpc berth.registry.v1.RegistryService.GetArchs
+   */
+  getArchs: {
+    methodKind: "unary";
+    input: typeof ArchRequestSchema;
+    output: typeof ArchsSchema;
+  },
+  /**
+   * As berth.registry.v2.ImagesService.GetSize.
+   *
+   * @generated from rpc berth.registry.v1.RegistryService.GetSize
+   */
+  getSize: {
+    methodKind: "unary";
+    input: typeof SizeRequestSchema;
+    output: typeof SizeSchema;
+  },
+  /**
+   * The packages of each image asked for, from Berth's inventory (the path
+   * says "metdata", as the deployed API does).
+   *
+   * @generated from rpc berth.registry.v1.RegistryService.ListManifestMetadata
+   */
+  listManifestMetadata: {
+    methodKind: "unary";
+    input: typeof ManifestMetadataFilterSchema;
+    output: typeof ManifestMetadataListSchema;
+  },
+  /**
+   * How many distinct manifest digests the repos at or below parent_id (a
+   * group or a repo) hold.
+   *
+   * @generated from rpc berth.registry.v1.RegistryService.GetManifestDigestCount
+   */
+  getManifestDigestCount: {
+    methodKind: "unary";
+    input: typeof ManifestDigestCountFilterSchema;
+    output: typeof ManifestDigestCountSchema;
+  },
   /**
    * Every digest the tag pointed to, oldest first, at most 1000 records.
    * start keeps records at or after it, end those before it.
