@@ -254,6 +254,9 @@ describe('group access requests', () => {
       assert.equal(r.status, 401, r.text);
     }
     assert.equal((await pendingOf(fay.uid)).uid, existing, 'nothing decided');
+    // A request goes with its requester's identity.
+    assert.equal((await rest(berth.url, 'DELETE', `/iam/v2/identities/${fay.uid}`, { token })).status, 200);
+    assert.equal(await pendingOf(fay.uid), undefined);
     // The owner gets NOT_FOUND for a request that does not exist.
     assert.equal((await owner().approve(NO_SUCH(berth.orgUid))).status, 404);
 
@@ -294,6 +297,10 @@ describe('group access requests', () => {
     assert.equal(masked.json.updatesOptIn ?? false, false);
     assert.equal(masked.json.selfServe, true);
     assert.equal(masked.json.product, 'registry');
+
+    // Nothing named: the current metadata, and no write.
+    const current = await patch({ identityMetadata: {} });
+    assert.deepEqual(current.json, masked.json);
 
     const got = await grpcClient(GroupsService, berth.url, hal.token).checkEligibility({});
     assert.equal(got.eligible, true);

@@ -1,13 +1,14 @@
 // RequestGroupAccess: records the caller's request to join the organization
 // of its verified email domain, with its event (to the organization's
-// subscriptions, so its owners hear of it). Any other group uid is NOT_FOUND,
+// subscriptions, so its owners hear of it: the subject is the access request,
+// the actor the requester, the body the RPC's request, as it answers nothing). Any other group uid is NOT_FOUND,
 // whether or not it exists; a request already pending, or denied less than a
 // day ago, is RESOURCE_EXHAUSTED. The caller's identity row is locked first,
 // so two concurrent requests of one caller make one row.
 import { create } from '@bufbuild/protobuf';
 import type { HandlerContext } from '@connectrpc/connect';
 import {
-  GroupAccessRequestSchema,
+  RequestGroupAccessRequestSchema,
   RequestGroupAccessResponseSchema,
   type RequestGroupAccessRequest,
   type RequestGroupAccessResponse,
@@ -20,7 +21,6 @@ import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { capabilitiesOf } from '../../store/db-capabilities.js';
 import { transact } from '../../store/transact.js';
 import { accessRequestRepeated, alreadyMember, badIamRequest, IAM_DOMAIN, noOrganizationForCaller } from '../errors.js';
-import { accessRequestFromRow } from './access-request-row.js';
 import { accessStanding } from './access-standing.js';
 import type { GroupAccessRequestsTable } from './group-access-tables.js';
 
@@ -50,7 +50,7 @@ export async function requestGroupAccess(deps: ServiceDeps, req: RequestGroupAcc
       update_time: now,
     };
     await tx.insertInto('group_access_requests').values(row).execute();
-    await emitRpcEvent(tx, ctx, { group: row.parent_uid, subject: row.uid, schema: GroupAccessRequestSchema, message: accessRequestFromRow(row) });
+    await emitRpcEvent(tx, ctx, { group: row.parent_uid, subject: row.uid, schema: RequestGroupAccessRequestSchema, message: req });
   });
   return create(RequestGroupAccessResponseSchema);
 }

@@ -29,7 +29,10 @@ export async function updateIdentityMetadata(deps: ServiceDeps, req: UpdateIdent
       .lockRows(tx.selectFrom('identities').select('uid').where('uid', '=', caller.identityUid), 'exclusive')
       .execute();
     const identity = await loadIdentityRow(tx, caller.identityUid);
-    const merged = applyFields(IdentityMetadataSchema, await loadMetadata(tx, identity), incoming, fields);
+    const current = await loadMetadata(tx, identity);
+    // Nothing named: the answer is the metadata as it is, and nothing is written.
+    if (fields.length === 0) return current;
+    const merged = applyFields(IdentityMetadataSchema, current, incoming, fields);
     const bad = metadataViolations(merged);
     if (bad.length > 0) throw badIamRequest(bad);
     const now = nowIso();
