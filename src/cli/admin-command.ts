@@ -3,6 +3,7 @@
 import type { Command } from 'commander';
 import { join } from 'node:path';
 import { recoverOwner } from '../iam/recover-owner.js';
+import { verifyDomainCommand } from './admin-verify-domain-command.js';
 import { describeDatabase, openStore } from '../store/store.js';
 
 export function adminCommand(program: Command): void {
@@ -43,4 +44,5 @@ The credentials point at the API URL the server last started with (its
         await store.close();
       }
     });
+  verifyDomainCommand(admin);
 }

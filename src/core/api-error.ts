@@ -64,6 +64,11 @@ export function unauthenticated(domain: string, text: string): ConnectError {
   return make(Code.Unauthenticated, domain, text);
 }
 
+/** A request repeated sooner than allowed (HTTP 429). */
+export function resourceExhausted(domain: string, text: string): ConnectError {
+  return make(Code.ResourceExhausted, domain, text);
+}
+
 export function unimplemented(domain: string, text: string): ConnectError {
   return make(Code.Unimplemented, domain, text);
 }

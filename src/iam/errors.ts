@@ -7,6 +7,7 @@ import {
   invalidArgument,
   notFound,
   permissionDenied,
+  resourceExhausted,
   unimplemented,
   type FieldViolation,
 } from '../core/api-error.js';
@@ -99,6 +100,54 @@ export const orgCreatorNotOwner = defineError(
     when: 'creating an organization without the owner role on an existing one (--allow-org-creation owners)',
   },
   () => permissionDenied(d, 'creating an organization requires the owner role on an existing organization'),
+);
+
+// Joining an organization by email domain (LookupGroup, RequestGroupAccess and the access requests)
+export const noOrganizationForCaller = defineError(
+  {
+    domain: d,
+    name: 'noOrganizationForCaller',
+    code: Code.NotFound,
+    detail: 'ResourceInfo',
+    when: "LookupGroup, or RequestGroupAccess for any group but it: no organization has verified the domain of the caller's verified email, or the caller has none, or its identity lives in another organization",
+  },
+  (uid?: string) => notFound(d, 'iam.berth.dev/Group', uid ?? ''),
+);
+export const accessRequestRepeated = defineError(
+  {
+    domain: d,
+    name: 'accessRequestRepeated',
+    code: Code.ResourceExhausted,
+    detail: 'ErrorInfo only',
+    when: 'RequestGroupAccess while the caller has a request pending there, or one denied less than a day ago',
+  },
+  () => resourceExhausted(d, 'an access request to this organization is pending or was denied recently; wait for its owners'),
+);
+export const alreadyMember = defineError(
+  {
+    domain: d,
+    name: 'alreadyMember',
+    code: Code.FailedPrecondition,
+    detail: 'PreconditionFailure',
+    type: 'ALREADY_MEMBER',
+    when: 'RequestGroupAccess by an identity that already holds a role binding on the organization',
+  },
+  (org: string) => failedPrecondition(d, 'ALREADY_MEMBER', 'the caller already holds a role binding on this organization', org),
+);
+export const accessRequestNotFound = defineError(
+  { domain: d, name: 'accessRequestNotFound', code: Code.NotFound, detail: 'ResourceInfo', when: 'the group access request does not exist' },
+  (uid: string) => notFound(d, 'iam.berth.dev/GroupAccessRequest', uid),
+);
+export const accessRequestDecided = defineError(
+  {
+    domain: d,
+    name: 'accessRequestDecided',
+    code: Code.FailedPrecondition,
+    detail: 'PreconditionFailure',
+    type: 'ACCESS_REQUEST_DECIDED',
+    when: 'approving or denying a group access request that was already approved or denied',
+  },
+  (uid: string, state: string) => failedPrecondition(d, 'ACCESS_REQUEST_DECIDED', `the access request was already ${state}`, uid),
 );
 
 // Identities

@@ -7,11 +7,11 @@ import { EventAttributes_Audience, events } from '../gen/berth/annotations/v1/an
 export const EVENTS_BEGIN = "<!-- generated from the protos' event annotations (npm run docs): begin -->";
 export const EVENTS_END = "<!-- generated from the protos' event annotations: end -->";
 
-/** The body's message: the one the annotation names, else what the RPC returns, or its request when it returns nothing (a delete). */
+/** The body's message: the one the annotation names, else what the RPC returns, or its request when it returns nothing (a delete, or a message without fields). */
 export function eventBodyType(m: DescMethod): string {
   const named = getOption(m, events).body;
   if (named !== '') return named;
-  return m.output.typeName === 'google.protobuf.Empty' ? m.input.typeName : m.output.typeName;
+  return m.output.fields.length === 0 ? m.input.typeName : m.output.typeName;
 }
 
 export function renderEventTable(services: readonly DescService[]): string {

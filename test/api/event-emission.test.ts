@@ -12,6 +12,7 @@
 import type { Selectable } from 'kysely';
 import type { EventOutboxTable } from '../../src/events/events-tables.js';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -37,7 +38,8 @@ import { AdvisoriesService as AdvisoriesV1Service } from '../../src/gen/berth/vu
 import { SERVICES } from '../../src/server/services.js';
 import type { Store } from '../../src/store/store.js';
 import { grpcClient, identityWithRole, ownerToken, rest, type RestResult } from '../harness/api-client.js';
-import { startBerth, type Berth } from '../harness/berth-process.js';
+import { CLI, startBerth, type Berth } from '../harness/berth-process.js';
+import { sqlQuery } from '../harness/database.js';
 import { methodName, mutatingMethods } from '../harness/mutating-methods.js';
 import { openBerthStore, seedImage } from '../harness/registry-content.js';
 
@@ -136,6 +138,9 @@ describe('every mutating RPC emits its event', () => {
   let repoV1 = '';
   let tagV1 = '';
   let digestV1 = '';
+  let accessRequest = '';
+  const askers: Record<string, { uid: string; token: string }> = {};
+  const ownerGroup = () => berth.ownerIdentity.split('/').slice(0, -1).join('/') || berth.ownerIdentity;
 
   const cases: Case[] = [
     {
@@ -166,6 +171,53 @@ describe('every mutating RPC emits its event', () => {
       method: IdentitiesService.method.updateIdentity,
       call: () => call('PATCH', `/iam/v2/identities/${identity}`, { description: 'a bot' }),
       expect: () => ({ group: folder, subject: identity }),
+    },
+    {
+      method: IdentitiesService.method.updateIdentityMetadata,
+      call: () => call('PATCH', '/iam/v2/identities:updateIdentityMetadata', { identityMetadata: { company: 'Berth' } }),
+      // The caller's own identity: its group, or (root-level) its own uid.
+      expect: () => ({ group: ownerGroup(), subject: berth.ownerIdentity }),
+      body: (b) => assert.deepEqual([b.uid, b.company], [berth.ownerIdentity, 'Berth']),
+    },
+    {
+      method: GroupsService.method.requestGroupAccess,
+      setup: async () => {
+        // Two people of a verified domain, without a binding on the organization.
+        const args = [CLI, 'admin', 'verify-domain', 'events.example', '--data', berth.dataDir, '--org', berth.orgName];
+        if (berth.databaseUrl) args.push('--database', berth.databaseUrl);
+        const verified = spawnSync(process.execPath, args, { encoding: 'utf8' });
+        assert.equal(verified.status, 0, verified.stderr);
+        for (const who of ['asker', 'denied']) {
+          askers[who] = await identityWithRole(berth.url, token, berth.orgUid, undefined, berth.orgUid);
+          await sqlQuery(berth, 'update identities set email = $1 where uid = $2', [`${who}@events.example`, askers[who].uid]);
+        }
+      },
+      call: async () => {
+        const r = await call('POST', `/iam/v2/groups/${berth.orgUid}:requestGroupAccess`, {}, askers.asker.token);
+        accessRequest = (await call('GET', `/iam/v2/groups/${berth.orgUid}:listAccessRequests`)).json?.groupAccessRequests?.[0]?.uid ?? '';
+        return r;
+      },
+      expect: () => ({ group: berth.orgUid, subject: accessRequest, actor: askers.asker.uid }),
+      // It answers {}: the body is the request; the subject is the access request made.
+      body: (b) => assert.deepEqual(b, { groupUid: berth.orgUid }),
+    },
+    {
+      method: GroupsService.method.approveGroupAccessRequest,
+      call: () => call('POST', `/iam/v2/groups/${accessRequest}:approveAccessRequest`, {}),
+      // One event, the request's; its body names the binding made.
+      expect: () => ({ group: berth.orgUid, subject: accessRequest }),
+      body: (b) => assert.match(String(b.roleBindingUid), new RegExp(`^${berth.orgUid}/`)),
+    },
+    {
+      method: GroupsService.method.denyGroupAccessRequest,
+      setup: async () => {
+        ok(await call('POST', `/iam/v2/groups/${berth.orgUid}:requestGroupAccess`, {}, askers.denied.token), 'request');
+        const listed = await call('GET', `/iam/v2/groups/${berth.orgUid}:listAccessRequests?state=STATE_PENDING`);
+        accessRequest = listed.json.groupAccessRequests[0].uid;
+      },
+      call: () => call('POST', `/iam/v2/groups/${accessRequest}:denyAccessRequest`, {}),
+      expect: () => ({ group: berth.orgUid, subject: accessRequest }),
+      body: (b) => assert.equal(b.state, 'STATE_DENIED'),
     },
     {
       method: RolesService.method.createRole,
@@ -525,7 +577,7 @@ describe('every mutating RPC emits its event', () => {
       assert.deepEqual(JSON.parse(row.extensions), { group: want.group, ...want.extensions }, 'extensions');
       // The body is the method's v2 message: what it returns, or its request when it returns nothing.
       const output = c.method.output.typeName;
-      assert.equal(row.body_type, declared.body || (output === 'google.protobuf.Empty' ? c.method.input.typeName : output));
+      assert.equal(row.body_type, declared.body || (c.method.output.fields.length === 0 ? c.method.input.typeName : output));
       const body = JSON.parse(row.body) as Record<string, unknown>;
       if (typeof body.uid === 'string') assert.equal(body.uid, want.subject);
       c.body?.(body);

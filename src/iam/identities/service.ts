@@ -7,6 +7,7 @@ import { getIdentity } from './get-identity.js';
 import { listIdentities } from './list-identities.js';
 import { lookupIdentity } from './lookup-identity.js';
 import { updateIdentity } from './update-identity.js';
+import { updateIdentityMetadata } from './update-identity-metadata.js';
 
 export function identitiesService(deps: ServiceDeps): ServiceImpl<typeof IdentitiesService> {
   return {
@@ -16,5 +17,6 @@ export function identitiesService(deps: ServiceDeps): ServiceImpl<typeof Identit
     updateIdentity: (req, ctx) => updateIdentity(deps, req, ctx),
     deleteIdentity: (req, ctx) => deleteIdentity(deps, req, ctx),
     lookupIdentity: (req) => lookupIdentity(req),
+    updateIdentityMetadata: (req, ctx) => updateIdentityMetadata(deps, req, ctx),
   };
 }

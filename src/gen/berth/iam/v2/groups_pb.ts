@@ -2,8 +2,8 @@
 // @generated from file berth/iam/v2/groups.proto (package berth.iam.v2, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import { file_berth_annotations_v1_annotations } from "../../annotations/v1/annotations_pb.js";
 import type { UIDPFilter } from "../../common/v2/uidp_pb.js";
 import { file_berth_common_v2_uidp } from "../../common/v2/uidp_pb.js";
@@ -17,7 +17,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file berth/iam/v2/groups.proto.
  */
 export const file_berth_iam_v2_groups: GenFile = /*@__PURE__*/
-  fileDesc("ChliZXJ0aC9pYW0vdjIvZ3JvdXBzLnByb3RvEgxiZXJ0aC5pYW0udjIi2gEKBUdyb3VwEhQKA3VpZBgBIAEoCUIH4EEDkLUYARIRCgRuYW1lGAIgASgJQgPgQQISEwoLZGVzY3JpcHRpb24YAyABKAkSFQoIdmVyaWZpZWQYBSABKAhCA+BBAxI0CgtjcmVhdGVfdGltZRgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCA+BBAxI0Cgt1cGRhdGVfdGltZRgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCA+BBA0oECAQQBUoECAgQCUoECAkQCiIkCg9HZXRHcm91cFJlcXVlc3QSEQoDdWlkGAEgASgJQgSQtRgBIicKEkRlbGV0ZUdyb3VwUmVxdWVzdBIRCgN1aWQYASABKAlCBJC1GAEikwEKEUxpc3RHcm91cHNSZXF1ZXN0EikKBHVpZHAYASABKAsyGy5iZXJ0aC5jb21tb24udjIuVUlEUEZpbHRlchIMCgRuYW1lGAIgASgJEhEKCXBhZ2Vfc2l6ZRgDIAEoBRISCgpwYWdlX3Rva2VuGAQgASgJEhAKCG9yZGVyX2J5GAUgASgJEgwKBHNraXAYBiABKAUijQEKEkxpc3RHcm91cHNSZXNwb25zZRIjCgZncm91cHMYASADKAsyEy5iZXJ0aC5pYW0udjIuR3JvdXASFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJEhgKC3RvdGFsX2NvdW50GAMgASgDSACIAQESDwoHc2tpcHBlZBgEIAEoBUIOCgxfdG90YWxfY291bnQiTgoSQ3JlYXRlR3JvdXBSZXF1ZXN0EhQKBnBhcmVudBgBIAEoCUIEkLUYARIiCgVncm91cBgCIAEoCzITLmJlcnRoLmlhbS52Mi5Hcm91cCJvChJVcGRhdGVHcm91cFJlcXVlc3QSKAoFZ3JvdXAYASABKAsyEy5iZXJ0aC5pYW0udjIuR3JvdXBCBJC1GAESLwoLdXBkYXRlX21hc2sYAiABKAsyGi5nb29nbGUucHJvdG9idWYuRmllbGRNYXNrMuoFCg1Hcm91cHNTZXJ2aWNlEmgKCEdldEdyb3VwEh0uYmVydGguaWFtLnYyLkdldEdyb3VwUmVxdWVzdBoTLmJlcnRoLmlhbS52Mi5Hcm91cCIoirUYBRIDCgFngtPkkwIZEhcvaWFtL3YyL2dyb3Vwcy97dWlkPSoqfRJyCgpMaXN0R3JvdXBzEh8uYmVydGguaWFtLnYyLkxpc3RHcm91cHNSZXF1ZXN0GiAuYmVydGguaWFtLnYyLkxpc3RHcm91cHNSZXNwb25zZSIhirUYBxIFCgFnEAGC0+STAhASDi9pYW0vdjIvZ3JvdXBzEroBCgtDcmVhdGVHcm91cBIgLmJlcnRoLmlhbS52Mi5DcmVhdGVHcm91cFJlcXVlc3QaEy5iZXJ0aC5pYW0udjIuR3JvdXAidIq1GAcSBQoBZRABmrUYIwoYYXBpLmlhbS5ncm91cC5jcmVhdGVkLnYxEgVncm91cBgBgtPkkwI8OgVncm91cFoXOgVncm91cCIOL2lhbS92Mi9ncm91cHMiGi9pYW0vdjIvZ3JvdXBzL3twYXJlbnQ9Kip9EqIBCgtVcGRhdGVHcm91cBIgLmJlcnRoLmlhbS52Mi5VcGRhdGVHcm91cFJlcXVlc3QaEy5iZXJ0aC5pYW0udjIuR3JvdXAiXIq1GAUSAwoBZpq1GCMKGGFwaS5pYW0uZ3JvdXAudXBkYXRlZC52MRIFZ3JvdXAYAYLT5JMCJjoFZ3JvdXAyHS9pYW0vdjIvZ3JvdXBzL3tncm91cC51aWQ9Kip9EpgBCgtEZWxldGVHcm91cBIgLmJlcnRoLmlhbS52Mi5EZWxldGVHcm91cFJlcXVlc3QaFi5nb29nbGUucHJvdG9idWYuRW1wdHkiT4q1GAUSAwoBaJq1GCMKGGFwaS5pYW0uZ3JvdXAuZGVsZXRlZC52MRIFZ3JvdXAYAYLT5JMCGSoXL2lhbS92Mi9ncm91cHMve3VpZD0qKn1iBnByb3RvMw", [file_berth_annotations_v1_annotations, file_berth_common_v2_uidp, file_google_api_annotations, file_google_api_field_behavior, file_google_protobuf_empty, file_google_protobuf_field_mask, file_google_protobuf_timestamp]);
+  fileDesc("ChliZXJ0aC9pYW0vdjIvZ3JvdXBzLnByb3RvEgxiZXJ0aC5pYW0udjIi2gEKBUdyb3VwEhQKA3VpZBgBIAEoCUIH4EEDkLUYARIRCgRuYW1lGAIgASgJQgPgQQISEwoLZGVzY3JpcHRpb24YAyABKAkSFQoIdmVyaWZpZWQYBSABKAhCA+BBAxI0CgtjcmVhdGVfdGltZRgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCA+BBAxI0Cgt1cGRhdGVfdGltZRgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCA+BBA0oECAQQBUoECAgQCUoECAkQCiIkCg9HZXRHcm91cFJlcXVlc3QSEQoDdWlkGAEgASgJQgSQtRgBIicKEkRlbGV0ZUdyb3VwUmVxdWVzdBIRCgN1aWQYASABKAlCBJC1GAEikwEKEUxpc3RHcm91cHNSZXF1ZXN0EikKBHVpZHAYASABKAsyGy5iZXJ0aC5jb21tb24udjIuVUlEUEZpbHRlchIMCgRuYW1lGAIgASgJEhEKCXBhZ2Vfc2l6ZRgDIAEoBRISCgpwYWdlX3Rva2VuGAQgASgJEhAKCG9yZGVyX2J5GAUgASgJEgwKBHNraXAYBiABKAUijQEKEkxpc3RHcm91cHNSZXNwb25zZRIjCgZncm91cHMYASADKAsyEy5iZXJ0aC5pYW0udjIuR3JvdXASFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJEhgKC3RvdGFsX2NvdW50GAMgASgDSACIAQESDwoHc2tpcHBlZBgEIAEoBUIOCgxfdG90YWxfY291bnQiTgoSQ3JlYXRlR3JvdXBSZXF1ZXN0EhQKBnBhcmVudBgBIAEoCUIEkLUYARIiCgVncm91cBgCIAEoCzITLmJlcnRoLmlhbS52Mi5Hcm91cCJvChJVcGRhdGVHcm91cFJlcXVlc3QSKAoFZ3JvdXAYASABKAsyEy5iZXJ0aC5pYW0udjIuR3JvdXBCBJC1GAESLwoLdXBkYXRlX21hc2sYAiABKAsyGi5nb29nbGUucHJvdG9idWYuRmllbGRNYXNrIhQKEkxvb2t1cEdyb3VwUmVxdWVzdCI5ChNMb29rdXBHcm91cFJlc3BvbnNlEiIKBWdyb3VwGAEgASgLMhMuYmVydGguaWFtLnYyLkdyb3VwIhkKF0NoZWNrRWxpZ2liaWxpdHlSZXF1ZXN0IiwKGENoZWNrRWxpZ2liaWxpdHlSZXNwb25zZRIQCghlbGlnaWJsZRgBIAEoCCIzChlSZXF1ZXN0R3JvdXBBY2Nlc3NSZXF1ZXN0EhYKCWdyb3VwX3VpZBgBIAEoCUID4EECIhwKGlJlcXVlc3RHcm91cEFjY2Vzc1Jlc3BvbnNlItwDChJHcm91cEFjY2Vzc1JlcXVlc3QSEAoDdWlkGAEgASgJQgPgQQMSFgoJZ3JvdXBfdWlkGAIgASgJQgPgQQMSGQoMaWRlbnRpdHlfdWlkGAMgASgJQgPgQQMSEgoFZW1haWwYBCABKAlCA+BBAxI6CgVzdGF0ZRgFIAEoDjImLmJlcnRoLmlhbS52Mi5Hcm91cEFjY2Vzc1JlcXVlc3QuU3RhdGVCA+BBAxIdChByb2xlX2JpbmRpbmdfdWlkGAYgASgJQgPgQQMSFwoKZGVjaWRlZF9ieRgHIAEoCUID4EEDEjQKC2NyZWF0ZV90aW1lGAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEID4EEDEjQKC3VwZGF0ZV90aW1lGAkgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEID4EEDEjQKC2RlY2lkZV90aW1lGAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEID4EEDIlcKBVN0YXRlEhUKEVNUQVRFX1VOU1BFQ0lGSUVEEAASEQoNU1RBVEVfUEVORElORxABEhIKDlNUQVRFX0FQUFJPVkVEEAISEAoMU1RBVEVfREVOSUVEEAMitwEKHkxpc3RHcm91cEFjY2Vzc1JlcXVlc3RzUmVxdWVzdBIXCglncm91cF91aWQYASABKAlCBJC1GAESNQoFc3RhdGUYAiABKA4yJi5iZXJ0aC5pYW0udjIuR3JvdXBBY2Nlc3NSZXF1ZXN0LlN0YXRlEhEKCXBhZ2Vfc2l6ZRgDIAEoBRISCgpwYWdlX3Rva2VuGAQgASgJEhAKCG9yZGVyX2J5GAUgASgJEgwKBHNraXAYBiABKAUitgEKH0xpc3RHcm91cEFjY2Vzc1JlcXVlc3RzUmVzcG9uc2USPwoVZ3JvdXBfYWNjZXNzX3JlcXVlc3RzGAEgAygLMiAuYmVydGguaWFtLnYyLkdyb3VwQWNjZXNzUmVxdWVzdBIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkSGAoLdG90YWxfY291bnQYAyABKANIAIgBARIPCgdza2lwcGVkGAQgASgFQg4KDF90b3RhbF9jb3VudCJHCiBBcHByb3ZlR3JvdXBBY2Nlc3NSZXF1ZXN0UmVxdWVzdBIRCgN1aWQYASABKAlCBJC1GAESEAoIcm9sZV91aWQYAiABKAkiMgodRGVueUdyb3VwQWNjZXNzUmVxdWVzdFJlcXVlc3QSEQoDdWlkGAEgASgJQgSQtRgBMuoOCg1Hcm91cHNTZXJ2aWNlEmgKCEdldEdyb3VwEh0uYmVydGguaWFtLnYyLkdldEdyb3VwUmVxdWVzdBoTLmJlcnRoLmlhbS52Mi5Hcm91cCIoirUYBRIDCgFngtPkkwIZEhcvaWFtL3YyL2dyb3Vwcy97dWlkPSoqfRJyCgpMaXN0R3JvdXBzEh8uYmVydGguaWFtLnYyLkxpc3RHcm91cHNSZXF1ZXN0GiAuYmVydGguaWFtLnYyLkxpc3RHcm91cHNSZXNwb25zZSIhirUYBxIFCgFnEAGC0+STAhASDi9pYW0vdjIvZ3JvdXBzEroBCgtDcmVhdGVHcm91cBIgLmJlcnRoLmlhbS52Mi5DcmVhdGVHcm91cFJlcXVlc3QaEy5iZXJ0aC5pYW0udjIuR3JvdXAidIq1GAcSBQoBZRABmrUYIwoYYXBpLmlhbS5ncm91cC5jcmVhdGVkLnYxEgVncm91cBgBgtPkkwI8OgVncm91cFoXOgVncm91cCIOL2lhbS92Mi9ncm91cHMiGi9pYW0vdjIvZ3JvdXBzL3twYXJlbnQ9Kip9EqIBCgtVcGRhdGVHcm91cBIgLmJlcnRoLmlhbS52Mi5VcGRhdGVHcm91cFJlcXVlc3QaEy5iZXJ0aC5pYW0udjIuR3JvdXAiXIq1GAUSAwoBZpq1GCMKGGFwaS5pYW0uZ3JvdXAudXBkYXRlZC52MRIFZ3JvdXAYAYLT5JMCJjoFZ3JvdXAyHS9pYW0vdjIvZ3JvdXBzL3tncm91cC51aWQ9Kip9EpgBCgtEZWxldGVHcm91cBIgLmJlcnRoLmlhbS52Mi5EZWxldGVHcm91cFJlcXVlc3QaFi5nb29nbGUucHJvdG9idWYuRW1wdHkiT4q1GAUSAwoBaJq1GCMKGGFwaS5pYW0uZ3JvdXAuZGVsZXRlZC52MRIFZ3JvdXAYAYLT5JMCGSoXL2lhbS92Mi9ncm91cHMve3VpZD0qKn0SfgoLTG9va3VwR3JvdXASIC5iZXJ0aC5pYW0udjIuTG9va3VwR3JvdXBSZXF1ZXN0GiEuYmVydGguaWFtLnYyLkxvb2t1cEdyb3VwUmVzcG9uc2UiKoq1GAQSAhABgtPkkwIcEhovaWFtL3YyL2dyb3Vwczpsb29rdXBHcm91cBKSAQoQQ2hlY2tFbGlnaWJpbGl0eRIlLmJlcnRoLmlhbS52Mi5DaGVja0VsaWdpYmlsaXR5UmVxdWVzdBomLmJlcnRoLmlhbS52Mi5DaGVja0VsaWdpYmlsaXR5UmVzcG9uc2UiL4q1GAQSAhABgtPkkwIhEh8vaWFtL3YyL2dyb3VwczpjaGVja0VsaWdpYmlsaXR5EuIBChJSZXF1ZXN0R3JvdXBBY2Nlc3MSJy5iZXJ0aC5pYW0udjIuUmVxdWVzdEdyb3VwQWNjZXNzUmVxdWVzdBooLmJlcnRoLmlhbS52Mi5SZXF1ZXN0R3JvdXBBY2Nlc3NSZXNwb25zZSJ5irUYBBICEAGatRgyCidhcGkuaWFtLmdyb3VwX2FjY2Vzc19yZXF1ZXN0LmNyZWF0ZWQudjESBWdyb3VwGAGC0+STAjU6ASoiMC9pYW0vdjIvZ3JvdXBzL3tncm91cF91aWQ9Kip9OnJlcXVlc3RHcm91cEFjY2VzcxK6AQoXTGlzdEdyb3VwQWNjZXNzUmVxdWVzdHMSLC5iZXJ0aC5pYW0udjIuTGlzdEdyb3VwQWNjZXNzUmVxdWVzdHNSZXF1ZXN0Gi0uYmVydGguaWFtLnYyLkxpc3RHcm91cEFjY2Vzc1JlcXVlc3RzUmVzcG9uc2UiQoq1GAYSBAoCkQOC0+STAjISMC9pYW0vdjIvZ3JvdXBzL3tncm91cF91aWQ9Kip9Omxpc3RBY2Nlc3NSZXF1ZXN0cxLnAQoZQXBwcm92ZUdyb3VwQWNjZXNzUmVxdWVzdBIuLmJlcnRoLmlhbS52Mi5BcHByb3ZlR3JvdXBBY2Nlc3NSZXF1ZXN0UmVxdWVzdBogLmJlcnRoLmlhbS52Mi5Hcm91cEFjY2Vzc1JlcXVlc3QieIq1GAYSBAoCkQOatRgzCihhcGkuaWFtLmdyb3VwX2FjY2Vzc19yZXF1ZXN0LmFwcHJvdmVkLnYxEgVncm91cBgBgtPkkwIxOgEqIiwvaWFtL3YyL2dyb3Vwcy97dWlkPSoqfTphcHByb3ZlQWNjZXNzUmVxdWVzdBLcAQoWRGVueUdyb3VwQWNjZXNzUmVxdWVzdBIrLmJlcnRoLmlhbS52Mi5EZW55R3JvdXBBY2Nlc3NSZXF1ZXN0UmVxdWVzdBogLmJlcnRoLmlhbS52Mi5Hcm91cEFjY2Vzc1JlcXVlc3Qic4q1GAYSBAoCkQOatRgxCiZhcGkuaWFtLmdyb3VwX2FjY2Vzc19yZXF1ZXN0LmRlbmllZC52MRIFZ3JvdXAYAYLT5JMCLjoBKiIpL2lhbS92Mi9ncm91cHMve3VpZD0qKn06ZGVueUFjY2Vzc1JlcXVlc3RiBnByb3RvMw", [file_berth_annotations_v1_annotations, file_berth_common_v2_uidp, file_google_api_annotations, file_google_api_field_behavior, file_google_protobuf_empty, file_google_protobuf_field_mask, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message berth.iam.v2.Group
@@ -222,6 +222,320 @@ export const UpdateGroupRequestSchema: GenMessage<UpdateGroupRequest> = /*@__PUR
   messageDesc(file_berth_iam_v2_groups, 6);
 
 /**
+ * @generated from message berth.iam.v2.LookupGroupRequest
+ */
+export type LookupGroupRequest = Message<"berth.iam.v2.LookupGroupRequest"> & {
+};
+
+/**
+ * Describes the message berth.iam.v2.LookupGroupRequest.
+ * Use `create(LookupGroupRequestSchema)` to create a new message.
+ */
+export const LookupGroupRequestSchema: GenMessage<LookupGroupRequest> = /*@__PURE__*/
+  messageDesc(file_berth_iam_v2_groups, 7);
+
+/**
+ * @generated from message berth.iam.v2.LookupGroupResponse
+ */
+export type LookupGroupResponse = Message<"berth.iam.v2.LookupGroupResponse"> & {
+  /**
+   * @generated from field: berth.iam.v2.Group group = 1;
+   */
+  group?: Group | undefined;
+};
+
+/**
+ * Describes the message berth.iam.v2.LookupGroupResponse.
+ * Use `create(LookupGroupResponseSchema)` to create a new message.
+ */
+export const LookupGroupResponseSchema: GenMessage<LookupGroupResponse> = /*@__PURE__*/
+  messageDesc(file_berth_iam_v2_groups, 8);
+
+/**
+ * @generated from message berth.iam.v2.CheckEligibilityRequest
+ */
+export type CheckEligibilityRequest = Message<"berth.iam.v2.CheckEligibilityRequest"> & {
+};
+
+/**
+ * Describes the message berth.iam.v2.CheckEligibilityRequest.
+ * Use `create(CheckEligibilityRequestSchema)` to create a new message.
+ */
+export const CheckEligibilityRequestSchema: GenMessage<CheckEligibilityRequest> = /*@__PURE__*/
+  messageDesc(file_berth_iam_v2_groups, 9);
+
+/**
+ * @generated from message berth.iam.v2.CheckEligibilityResponse
+ */
+export type CheckEligibilityResponse = Message<"berth.iam.v2.CheckEligibilityResponse"> & {
+  /**
+   * @generated from field: bool eligible = 1;
+   */
+  eligible: boolean;
+};
+
+/**
+ * Describes the message berth.iam.v2.CheckEligibilityResponse.
+ * Use `create(CheckEligibilityResponseSchema)` to create a new message.
+ */
+export const CheckEligibilityResponseSchema: GenMessage<CheckEligibilityResponse> = /*@__PURE__*/
+  messageDesc(file_berth_iam_v2_groups, 10);
+
+/**
+ * @generated from message berth.iam.v2.RequestGroupAccessRequest
+ */
+export type RequestGroupAccessRequest = Message<"berth.iam.v2.RequestGroupAccessRequest"> & {
+  /**
+   * The organization LookupGroup found.
+   *
+   * @generated from field: string group_uid = 1;
+   */
+  groupUid: string;
+};
+
+/**
+ * Describes the message berth.iam.v2.RequestGroupAccessRequest.
+ * Use `create(RequestGroupAccessRequestSchema)` to create a new message.
+ */
+export const RequestGroupAccessRequestSchema: GenMessage<RequestGroupAccessRequest> = /*@__PURE__*/
+  messageDesc(file_berth_iam_v2_groups, 11);
+
+/**
+ * @generated from message berth.iam.v2.RequestGroupAccessResponse
+ */
+export type RequestGroupAccessResponse = Message<"berth.iam.v2.RequestGroupAccessResponse"> & {
+};
+
+/**
+ * Describes the message berth.iam.v2.RequestGroupAccessResponse.
+ * Use `create(RequestGroupAccessResponseSchema)` to create a new message.
+ */
+export const RequestGroupAccessResponseSchema: GenMessage<RequestGroupAccessResponse> = /*@__PURE__*/
+  messageDesc(file_berth_iam_v2_groups, 12);
+
+/**
+ * Berth's own: a request to join an organization, child of its group.
+ *
+ * @generated from message berth.iam.v2.GroupAccessRequest
+ */
+export type GroupAccessRequest = Message<"berth.iam.v2.GroupAccessRequest"> & {
+  /**
+   * @generated from field: string uid = 1;
+   */
+  uid: string;
+
+  /**
+   * The organization.
+   *
+   * @generated from field: string group_uid = 2;
+   */
+  groupUid: string;
+
+  /**
+   * Who asked, and the verified email it asked with.
+   *
+   * @generated from field: string identity_uid = 3;
+   */
+  identityUid: string;
+
+  /**
+   * @generated from field: string email = 4;
+   */
+  email: string;
+
+  /**
+   * @generated from field: berth.iam.v2.GroupAccessRequest.State state = 5;
+   */
+  state: GroupAccessRequest_State;
+
+  /**
+   * Approved: the role binding made.
+   *
+   * @generated from field: string role_binding_uid = 6;
+   */
+  roleBindingUid: string;
+
+  /**
+   * The identity that approved or denied it.
+   *
+   * @generated from field: string decided_by = 7;
+   */
+  decidedBy: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp create_time = 8;
+   */
+  createTime?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp update_time = 9;
+   */
+  updateTime?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp decide_time = 10;
+   */
+  decideTime?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message berth.iam.v2.GroupAccessRequest.
+ * Use `create(GroupAccessRequestSchema)` to create a new message.
+ */
+export const GroupAccessRequestSchema: GenMessage<GroupAccessRequest> = /*@__PURE__*/
+  messageDesc(file_berth_iam_v2_groups, 13);
+
+/**
+ * @generated from enum berth.iam.v2.GroupAccessRequest.State
+ */
+export enum GroupAccessRequest_State {
+  /**
+   * @generated from enum value: STATE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: STATE_PENDING = 1;
+   */
+  PENDING = 1,
+
+  /**
+   * @generated from enum value: STATE_APPROVED = 2;
+   */
+  APPROVED = 2,
+
+  /**
+   * @generated from enum value: STATE_DENIED = 3;
+   */
+  DENIED = 3,
+}
+
+/**
+ * Describes the enum berth.iam.v2.GroupAccessRequest.State.
+ */
+export const GroupAccessRequest_StateSchema: GenEnum<GroupAccessRequest_State> = /*@__PURE__*/
+  enumDesc(file_berth_iam_v2_groups, 13, 0);
+
+/**
+ * @generated from message berth.iam.v2.ListGroupAccessRequestsRequest
+ */
+export type ListGroupAccessRequestsRequest = Message<"berth.iam.v2.ListGroupAccessRequestsRequest"> & {
+  /**
+   * @generated from field: string group_uid = 1;
+   */
+  groupUid: string;
+
+  /**
+   * Only requests in this state; all when unspecified.
+   *
+   * @generated from field: berth.iam.v2.GroupAccessRequest.State state = 2;
+   */
+  state: GroupAccessRequest_State;
+
+  /**
+   * @generated from field: int32 page_size = 3;
+   */
+  pageSize: number;
+
+  /**
+   * @generated from field: string page_token = 4;
+   */
+  pageToken: string;
+
+  /**
+   * Sortable: uid, created_at, updated_at. Default "created_at desc".
+   *
+   * @generated from field: string order_by = 5;
+   */
+  orderBy: string;
+
+  /**
+   * @generated from field: int32 skip = 6;
+   */
+  skip: number;
+};
+
+/**
+ * Describes the message berth.iam.v2.ListGroupAccessRequestsRequest.
+ * Use `create(ListGroupAccessRequestsRequestSchema)` to create a new message.
+ */
+export const ListGroupAccessRequestsRequestSchema: GenMessage<ListGroupAccessRequestsRequest> = /*@__PURE__*/
+  messageDesc(file_berth_iam_v2_groups, 14);
+
+/**
+ * @generated from message berth.iam.v2.ListGroupAccessRequestsResponse
+ */
+export type ListGroupAccessRequestsResponse = Message<"berth.iam.v2.ListGroupAccessRequestsResponse"> & {
+  /**
+   * @generated from field: repeated berth.iam.v2.GroupAccessRequest group_access_requests = 1;
+   */
+  groupAccessRequests: GroupAccessRequest[];
+
+  /**
+   * @generated from field: string next_page_token = 2;
+   */
+  nextPageToken: string;
+
+  /**
+   * @generated from field: optional int64 total_count = 3;
+   */
+  totalCount?: bigint | undefined;
+
+  /**
+   * @generated from field: int32 skipped = 4;
+   */
+  skipped: number;
+};
+
+/**
+ * Describes the message berth.iam.v2.ListGroupAccessRequestsResponse.
+ * Use `create(ListGroupAccessRequestsResponseSchema)` to create a new message.
+ */
+export const ListGroupAccessRequestsResponseSchema: GenMessage<ListGroupAccessRequestsResponse> = /*@__PURE__*/
+  messageDesc(file_berth_iam_v2_groups, 15);
+
+/**
+ * @generated from message berth.iam.v2.ApproveGroupAccessRequestRequest
+ */
+export type ApproveGroupAccessRequestRequest = Message<"berth.iam.v2.ApproveGroupAccessRequestRequest"> & {
+  /**
+   * @generated from field: string uid = 1;
+   */
+  uid: string;
+
+  /**
+   * The role to bind; default the built-in viewer.
+   *
+   * @generated from field: string role_uid = 2;
+   */
+  roleUid: string;
+};
+
+/**
+ * Describes the message berth.iam.v2.ApproveGroupAccessRequestRequest.
+ * Use `create(ApproveGroupAccessRequestRequestSchema)` to create a new message.
+ */
+export const ApproveGroupAccessRequestRequestSchema: GenMessage<ApproveGroupAccessRequestRequest> = /*@__PURE__*/
+  messageDesc(file_berth_iam_v2_groups, 16);
+
+/**
+ * @generated from message berth.iam.v2.DenyGroupAccessRequestRequest
+ */
+export type DenyGroupAccessRequestRequest = Message<"berth.iam.v2.DenyGroupAccessRequestRequest"> & {
+  /**
+   * @generated from field: string uid = 1;
+   */
+  uid: string;
+};
+
+/**
+ * Describes the message berth.iam.v2.DenyGroupAccessRequestRequest.
+ * Use `create(DenyGroupAccessRequestRequestSchema)` to create a new message.
+ */
+export const DenyGroupAccessRequestRequestSchema: GenMessage<DenyGroupAccessRequestRequest> = /*@__PURE__*/
+  messageDesc(file_berth_iam_v2_groups, 17);
+
+/**
  * @generated from service berth.iam.v2.GroupsService
  */
 export const GroupsService: GenService<{
@@ -269,6 +583,77 @@ export const GroupsService: GenService<{
     methodKind: "unary";
     input: typeof DeleteGroupRequestSchema;
     output: typeof EmptySchema;
+  },
+  /**
+   * The organization whose verified email domain is the caller's: the domain of
+   * the caller's verified email, verified for that organization by an operator
+   * (berth admin verify-domain), and an organization the caller's identity may
+   * be bound in. Every other outcome is NOT_FOUND, so nothing about other
+   * organizations can be learned through it.
+   *
+   * @generated from rpc berth.iam.v2.GroupsService.LookupGroup
+   */
+  lookupGroup: {
+    methodKind: "unary";
+    input: typeof LookupGroupRequestSchema;
+    output: typeof LookupGroupResponseSchema;
+  },
+  /**
+   * Whether the caller may ask to join the organization LookupGroup finds: there
+   * is one, the caller holds no role binding on it, and has no request pending
+   * or recently denied there.
+   *
+   * @generated from rpc berth.iam.v2.GroupsService.CheckEligibility
+   */
+  checkEligibility: {
+    methodKind: "unary";
+    input: typeof CheckEligibilityRequestSchema;
+    output: typeof CheckEligibilityResponseSchema;
+  },
+  /**
+   * Asks the owners of the organization LookupGroup finds to let the caller in.
+   * NOT_FOUND for any other group; RESOURCE_EXHAUSTED while a request is
+   * pending or was denied less than a day ago.
+   *
+   * @generated from rpc berth.iam.v2.GroupsService.RequestGroupAccess
+   */
+  requestGroupAccess: {
+    methodKind: "unary";
+    input: typeof RequestGroupAccessRequestSchema;
+    output: typeof RequestGroupAccessResponseSchema;
+  },
+  /**
+   * Berth's own: the access requests made to an organization, newest first.
+   *
+   * @generated from rpc berth.iam.v2.GroupsService.ListGroupAccessRequests
+   */
+  listGroupAccessRequests: {
+    methodKind: "unary";
+    input: typeof ListGroupAccessRequestsRequestSchema;
+    output: typeof ListGroupAccessRequestsResponseSchema;
+  },
+  /**
+   * Berth's own: approves a pending request by binding a role (the built-in
+   * viewer unless role_uid names another) to the requester on the organization,
+   * under CreateRoleBinding's rules: the caller must hold every capability of
+   * the role there.
+   *
+   * @generated from rpc berth.iam.v2.GroupsService.ApproveGroupAccessRequest
+   */
+  approveGroupAccessRequest: {
+    methodKind: "unary";
+    input: typeof ApproveGroupAccessRequestRequestSchema;
+    output: typeof GroupAccessRequestSchema;
+  },
+  /**
+   * Berth's own: denies a pending request.
+   *
+   * @generated from rpc berth.iam.v2.GroupsService.DenyGroupAccessRequest
+   */
+  denyGroupAccessRequest: {
+    methodKind: "unary";
+    input: typeof DenyGroupAccessRequestRequestSchema;
+    output: typeof GroupAccessRequestSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_berth_iam_v2_groups, 0);

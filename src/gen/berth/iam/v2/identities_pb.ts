@@ -17,7 +17,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file berth/iam/v2/identities.proto.
  */
 export const file_berth_iam_v2_identities: GenFile = /*@__PURE__*/
-  fileDesc("Ch1iZXJ0aC9pYW0vdjIvaWRlbnRpdGllcy5wcm90bxIMYmVydGguaWFtLnYyIoMICghJZGVudGl0eRIUCgN1aWQYASABKAlCB+BBA5C1GAESEQoEbmFtZRgCIAEoCUID4EECEhMKC2Rlc2NyaXB0aW9uGAMgASgJEhIKBWVtYWlsGAQgASgJQgPgQQMSHQoQZW1haWxfdW52ZXJpZmllZBgFIAEoCUID4EEDEg8KB2NvbXBhbnkYBiABKAkSNwoObGFzdF9zZWVuX3RpbWUYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQgPgQQMSNAoLY3JlYXRlX3RpbWUYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQgPgQQMSNAoLdXBkYXRlX3RpbWUYCiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQgPgQQMSOAoLY2xhaW1fbWF0Y2gYFCABKAsyIS5iZXJ0aC5pYW0udjIuSWRlbnRpdHkuQ2xhaW1NYXRjaEgAEjgKC3N0YXRpY19rZXlzGBUgASgLMiEuYmVydGguaWFtLnYyLklkZW50aXR5LlN0YXRpY0tleXNIABqdAwoKQ2xhaW1NYXRjaBIQCgZpc3N1ZXIYASABKAlIABIYCg5pc3N1ZXJfcGF0dGVybhgCIAEoCUgAEhEKB3N1YmplY3QYAyABKAlIARIZCg9zdWJqZWN0X3BhdHRlcm4YBCABKAlIARISCghhdWRpZW5jZRgFIAEoCUgCEhoKEGF1ZGllbmNlX3BhdHRlcm4YBiABKAlIAhI9CgZjbGFpbXMYByADKAsyLS5iZXJ0aC5pYW0udjIuSWRlbnRpdHkuQ2xhaW1NYXRjaC5DbGFpbXNFbnRyeRJMCg5jbGFpbV9wYXR0ZXJucxgIIAMoCzI0LmJlcnRoLmlhbS52Mi5JZGVudGl0eS5DbGFpbU1hdGNoLkNsYWltUGF0dGVybnNFbnRyeRotCgtDbGFpbXNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBGjQKEkNsYWltUGF0dGVybnNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBQgUKA2lzc0IFCgNzdWJCBQoDYXVkGpkBCgpTdGF0aWNLZXlzEhMKBmlzc3VlchgBIAEoCUID4EECEhQKB3N1YmplY3QYAiABKAlCA+BBAhIYCgtpc3N1ZXJfa2V5cxgDIAEoCUID4EECEjMKD2V4cGlyYXRpb25fdGltZRgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEQoJYXVkaWVuY2VzGAUgAygJQg4KDHJlbGF0aW9uc2hpcEoECAcQCEoECBYQF0oECBcQGCJXChVDcmVhdGVJZGVudGl0eVJlcXVlc3QSFAoGcGFyZW50GAEgASgJQgSQtRgBEigKCGlkZW50aXR5GAIgASgLMhYuYmVydGguaWFtLnYyLklkZW50aXR5IicKEkdldElkZW50aXR5UmVxdWVzdBIRCgN1aWQYASABKAlCBJC1GAEiKgoVRGVsZXRlSWRlbnRpdHlSZXF1ZXN0EhEKA3VpZBgBIAEoCUIEkLUYASJ4ChVVcGRhdGVJZGVudGl0eVJlcXVlc3QSLgoIaWRlbnRpdHkYASABKAsyFi5iZXJ0aC5pYW0udjIuSWRlbnRpdHlCBJC1GAESLwoLdXBkYXRlX21hc2sYAiABKAsyGi5nb29nbGUucHJvdG9idWYuRmllbGRNYXNrItIBChVMaXN0SWRlbnRpdGllc1JlcXVlc3QSKQoEdWlkcBgBIAEoCzIbLmJlcnRoLmNvbW1vbi52Mi5VSURQRmlsdGVyEgwKBG5hbWUYAiABKAkSOQoRcmVsYXRpb25zaGlwX3R5cGUYAyABKA4yHi5iZXJ0aC5pYW0udjIuUmVsYXRpb25zaGlwVHlwZRIRCglwYWdlX3NpemUYBCABKAUSEgoKcGFnZV90b2tlbhgFIAEoCRIQCghvcmRlcl9ieRgGIAEoCRIMCgRza2lwGAcgASgFIpgBChZMaXN0SWRlbnRpdGllc1Jlc3BvbnNlEioKCmlkZW50aXRpZXMYASADKAsyFi5iZXJ0aC5pYW0udjIuSWRlbnRpdHkSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJEhgKC3RvdGFsX2NvdW50GAMgASgDSACIAQESDwoHc2tpcHBlZBgEIAEoBUIOCgxfdG90YWxfY291bnQiQgoVTG9va3VwSWRlbnRpdHlSZXF1ZXN0EhMKBmlzc3VlchgBIAEoCUID4EECEhQKB3N1YmplY3QYAiABKAlCA+BBAiIqChZMb29rdXBJZGVudGl0eVJlc3BvbnNlEhAKA3VpZBgBIAEoCUID4EEDKnYKEFJlbGF0aW9uc2hpcFR5cGUSIQodUkVMQVRJT05TSElQX1RZUEVfVU5TUEVDSUZJRUQQABIhCh1SRUxBVElPTlNISVBfVFlQRV9DTEFJTV9NQVRDSBABEhwKGFJFTEFUSU9OU0hJUF9UWVBFX1NUQVRJQxACMr8HChFJZGVudGl0aWVzU2VydmljZRKzAQoOQ3JlYXRlSWRlbnRpdHkSIy5iZXJ0aC5pYW0udjIuQ3JlYXRlSWRlbnRpdHlSZXF1ZXN0GhYuYmVydGguaWFtLnYyLklkZW50aXR5ImSKtRgGEgQKAoUHmrUYJgobYXBpLmlhbS5pZGVudGl0eS5jcmVhdGVkLnYxEgVncm91cBgBgtPkkwIqOghpZGVudGl0eSIeL2lhbS92Mi9pZGVudGl0aWVzL3twYXJlbnQ9Kip9EngKC0dldElkZW50aXR5EiAuYmVydGguaWFtLnYyLkdldElkZW50aXR5UmVxdWVzdBoWLmJlcnRoLmlhbS52Mi5JZGVudGl0eSIvirUYCBIGCgKHBxABgtPkkwIdEhsvaWFtL3YyL2lkZW50aXRpZXMve3VpZD0qKn0SgwEKDkxpc3RJZGVudGl0aWVzEiMuYmVydGguaWFtLnYyLkxpc3RJZGVudGl0aWVzUmVxdWVzdBokLmJlcnRoLmlhbS52Mi5MaXN0SWRlbnRpdGllc1Jlc3BvbnNlIiaKtRgIEgYKAocHEAGC0+STAhQSEi9pYW0vdjIvaWRlbnRpdGllcxK5AQoOVXBkYXRlSWRlbnRpdHkSIy5iZXJ0aC5pYW0udjIuVXBkYXRlSWRlbnRpdHlSZXF1ZXN0GhYuYmVydGguaWFtLnYyLklkZW50aXR5ImqKtRgGEgQKAoYHmrUYJgobYXBpLmlhbS5pZGVudGl0eS51cGRhdGVkLnYxEgVncm91cBgBgtPkkwIwOghpZGVudGl0eTIkL2lhbS92Mi9pZGVudGl0aWVzL3tpZGVudGl0eS51aWQ9Kip9Eo4BCg5Mb29rdXBJZGVudGl0eRIjLmJlcnRoLmlhbS52Mi5Mb29rdXBJZGVudGl0eVJlcXVlc3QaJC5iZXJ0aC5pYW0udjIuTG9va3VwSWRlbnRpdHlSZXNwb25zZSIxirUYBBICEAGC0+STAiMSIS9pYW0vdjIvaWRlbnRpdGllczpsb29rdXBJZGVudGl0eRKmAQoORGVsZXRlSWRlbnRpdHkSIy5iZXJ0aC5pYW0udjIuRGVsZXRlSWRlbnRpdHlSZXF1ZXN0GhYuZ29vZ2xlLnByb3RvYnVmLkVtcHR5IleKtRgGEgQKAogHmrUYJgobYXBpLmlhbS5pZGVudGl0eS5kZWxldGVkLnYxEgVncm91cBgBgtPkkwIdKhsvaWFtL3YyL2lkZW50aXRpZXMve3VpZD0qKn1iBnByb3RvMw", [file_berth_annotations_v1_annotations, file_berth_common_v2_uidp, file_google_api_annotations, file_google_api_field_behavior, file_google_protobuf_empty, file_google_protobuf_field_mask, file_google_protobuf_timestamp]);
+  fileDesc("Ch1iZXJ0aC9pYW0vdjIvaWRlbnRpdGllcy5wcm90bxIMYmVydGguaWFtLnYyIoMICghJZGVudGl0eRIUCgN1aWQYASABKAlCB+BBA5C1GAESEQoEbmFtZRgCIAEoCUID4EECEhMKC2Rlc2NyaXB0aW9uGAMgASgJEhIKBWVtYWlsGAQgASgJQgPgQQMSHQoQZW1haWxfdW52ZXJpZmllZBgFIAEoCUID4EEDEg8KB2NvbXBhbnkYBiABKAkSNwoObGFzdF9zZWVuX3RpbWUYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQgPgQQMSNAoLY3JlYXRlX3RpbWUYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQgPgQQMSNAoLdXBkYXRlX3RpbWUYCiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQgPgQQMSOAoLY2xhaW1fbWF0Y2gYFCABKAsyIS5iZXJ0aC5pYW0udjIuSWRlbnRpdHkuQ2xhaW1NYXRjaEgAEjgKC3N0YXRpY19rZXlzGBUgASgLMiEuYmVydGguaWFtLnYyLklkZW50aXR5LlN0YXRpY0tleXNIABqdAwoKQ2xhaW1NYXRjaBIQCgZpc3N1ZXIYASABKAlIABIYCg5pc3N1ZXJfcGF0dGVybhgCIAEoCUgAEhEKB3N1YmplY3QYAyABKAlIARIZCg9zdWJqZWN0X3BhdHRlcm4YBCABKAlIARISCghhdWRpZW5jZRgFIAEoCUgCEhoKEGF1ZGllbmNlX3BhdHRlcm4YBiABKAlIAhI9CgZjbGFpbXMYByADKAsyLS5iZXJ0aC5pYW0udjIuSWRlbnRpdHkuQ2xhaW1NYXRjaC5DbGFpbXNFbnRyeRJMCg5jbGFpbV9wYXR0ZXJucxgIIAMoCzI0LmJlcnRoLmlhbS52Mi5JZGVudGl0eS5DbGFpbU1hdGNoLkNsYWltUGF0dGVybnNFbnRyeRotCgtDbGFpbXNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBGjQKEkNsYWltUGF0dGVybnNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBQgUKA2lzc0IFCgNzdWJCBQoDYXVkGpkBCgpTdGF0aWNLZXlzEhMKBmlzc3VlchgBIAEoCUID4EECEhQKB3N1YmplY3QYAiABKAlCA+BBAhIYCgtpc3N1ZXJfa2V5cxgDIAEoCUID4EECEjMKD2V4cGlyYXRpb25fdGltZRgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEQoJYXVkaWVuY2VzGAUgAygJQg4KDHJlbGF0aW9uc2hpcEoECAcQCEoECBYQF0oECBcQGCJXChVDcmVhdGVJZGVudGl0eVJlcXVlc3QSFAoGcGFyZW50GAEgASgJQgSQtRgBEigKCGlkZW50aXR5GAIgASgLMhYuYmVydGguaWFtLnYyLklkZW50aXR5IicKEkdldElkZW50aXR5UmVxdWVzdBIRCgN1aWQYASABKAlCBJC1GAEiKgoVRGVsZXRlSWRlbnRpdHlSZXF1ZXN0EhEKA3VpZBgBIAEoCUIEkLUYASJ4ChVVcGRhdGVJZGVudGl0eVJlcXVlc3QSLgoIaWRlbnRpdHkYASABKAsyFi5iZXJ0aC5pYW0udjIuSWRlbnRpdHlCBJC1GAESLwoLdXBkYXRlX21hc2sYAiABKAsyGi5nb29nbGUucHJvdG9idWYuRmllbGRNYXNrItIBChVMaXN0SWRlbnRpdGllc1JlcXVlc3QSKQoEdWlkcBgBIAEoCzIbLmJlcnRoLmNvbW1vbi52Mi5VSURQRmlsdGVyEgwKBG5hbWUYAiABKAkSOQoRcmVsYXRpb25zaGlwX3R5cGUYAyABKA4yHi5iZXJ0aC5pYW0udjIuUmVsYXRpb25zaGlwVHlwZRIRCglwYWdlX3NpemUYBCABKAUSEgoKcGFnZV90b2tlbhgFIAEoCRIQCghvcmRlcl9ieRgGIAEoCRIMCgRza2lwGAcgASgFIpgBChZMaXN0SWRlbnRpdGllc1Jlc3BvbnNlEioKCmlkZW50aXRpZXMYASADKAsyFi5iZXJ0aC5pYW0udjIuSWRlbnRpdHkSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJEhgKC3RvdGFsX2NvdW50GAMgASgDSACIAQESDwoHc2tpcHBlZBgEIAEoBUIOCgxfdG90YWxfY291bnQiQgoVTG9va3VwSWRlbnRpdHlSZXF1ZXN0EhMKBmlzc3VlchgBIAEoCUID4EECEhQKB3N1YmplY3QYAiABKAlCA+BBAiIqChZMb29rdXBJZGVudGl0eVJlc3BvbnNlEhAKA3VpZBgBIAEoCUID4EEDIowDChBJZGVudGl0eU1ldGFkYXRhEhAKA3VpZBgBIAEoCUID4EEDEhEKBG5hbWUYAiABKAlCA+BBAxIXCgpnaXZlbl9uYW1lGAMgASgJQgPgQQMSGAoLZmFtaWx5X25hbWUYBCABKAlCA+BBAxIPCgdjb21wYW55GAUgASgJEhYKDnVwZGF0ZXNfb3B0X2luGAYgASgIEg8KB3Byb2R1Y3QYByABKAkSEQoJam9iX3RpdGxlGAggASgJEhQKDHV0bV9jYW1wYWlnbhgJIAEoCRITCgt1dG1fY29udGVudBgKIAEoCRISCgp1dG1fbWVkaXVtGAsgASgJEhIKCnV0bV9zb3VyY2UYDCABKAkSEAoIdXRtX3Rlcm0YDSABKAkSHgoWbGF0ZXN0X2Zvcm1fc3VibWl0X3VybBgOIAEoCRIlCh1sYXRlc3RfaW50ZXJuYWxfcmVmZXJyaW5nX3VybBgPIAEoCRITCgtodWJzcG90X3V0axgQIAEoCRISCgpzZWxmX3NlcnZlGBEgASgIIpABCh1VcGRhdGVJZGVudGl0eU1ldGFkYXRhUmVxdWVzdBI+ChFpZGVudGl0eV9tZXRhZGF0YRgBIAEoCzIeLmJlcnRoLmlhbS52Mi5JZGVudGl0eU1ldGFkYXRhQgPgQQISLwoLdXBkYXRlX21hc2sYAiABKAsyGi5nb29nbGUucHJvdG9idWYuRmllbGRNYXNrKnYKEFJlbGF0aW9uc2hpcFR5cGUSIQodUkVMQVRJT05TSElQX1RZUEVfVU5TUEVDSUZJRUQQABIhCh1SRUxBVElPTlNISVBfVFlQRV9DTEFJTV9NQVRDSBABEhwKGFJFTEFUSU9OU0hJUF9UWVBFX1NUQVRJQxACMpYJChFJZGVudGl0aWVzU2VydmljZRKzAQoOQ3JlYXRlSWRlbnRpdHkSIy5iZXJ0aC5pYW0udjIuQ3JlYXRlSWRlbnRpdHlSZXF1ZXN0GhYuYmVydGguaWFtLnYyLklkZW50aXR5ImSKtRgGEgQKAoUHmrUYJgobYXBpLmlhbS5pZGVudGl0eS5jcmVhdGVkLnYxEgVncm91cBgBgtPkkwIqOghpZGVudGl0eSIeL2lhbS92Mi9pZGVudGl0aWVzL3twYXJlbnQ9Kip9EngKC0dldElkZW50aXR5EiAuYmVydGguaWFtLnYyLkdldElkZW50aXR5UmVxdWVzdBoWLmJlcnRoLmlhbS52Mi5JZGVudGl0eSIvirUYCBIGCgKHBxABgtPkkwIdEhsvaWFtL3YyL2lkZW50aXRpZXMve3VpZD0qKn0SgwEKDkxpc3RJZGVudGl0aWVzEiMuYmVydGguaWFtLnYyLkxpc3RJZGVudGl0aWVzUmVxdWVzdBokLmJlcnRoLmlhbS52Mi5MaXN0SWRlbnRpdGllc1Jlc3BvbnNlIiaKtRgIEgYKAocHEAGC0+STAhQSEi9pYW0vdjIvaWRlbnRpdGllcxK5AQoOVXBkYXRlSWRlbnRpdHkSIy5iZXJ0aC5pYW0udjIuVXBkYXRlSWRlbnRpdHlSZXF1ZXN0GhYuYmVydGguaWFtLnYyLklkZW50aXR5ImqKtRgGEgQKAoYHmrUYJgobYXBpLmlhbS5pZGVudGl0eS51cGRhdGVkLnYxEgVncm91cBgBgtPkkwIwOghpZGVudGl0eTIkL2lhbS92Mi9pZGVudGl0aWVzL3tpZGVudGl0eS51aWQ9Kip9Eo4BCg5Mb29rdXBJZGVudGl0eRIjLmJlcnRoLmlhbS52Mi5Mb29rdXBJZGVudGl0eVJlcXVlc3QaJC5iZXJ0aC5pYW0udjIuTG9va3VwSWRlbnRpdHlSZXNwb25zZSIxirUYBBICEAGC0+STAiMSIS9pYW0vdjIvaWRlbnRpdGllczpsb29rdXBJZGVudGl0eRLUAQoWVXBkYXRlSWRlbnRpdHlNZXRhZGF0YRIrLmJlcnRoLmlhbS52Mi5VcGRhdGVJZGVudGl0eU1ldGFkYXRhUmVxdWVzdBoeLmJlcnRoLmlhbS52Mi5JZGVudGl0eU1ldGFkYXRhIm2KtRgEEgIQAZq1GC0KJGFwaS5pYW0uaWRlbnRpdHkubWV0YWRhdGEudXBkYXRlZC52MRIFZ3JvdXCC0+STAi46ASoyKS9pYW0vdjIvaWRlbnRpdGllczp1cGRhdGVJZGVudGl0eU1ldGFkYXRhEqYBCg5EZWxldGVJZGVudGl0eRIjLmJlcnRoLmlhbS52Mi5EZWxldGVJZGVudGl0eVJlcXVlc3QaFi5nb29nbGUucHJvdG9idWYuRW1wdHkiV4q1GAYSBAoCiAeatRgmChthcGkuaWFtLmlkZW50aXR5LmRlbGV0ZWQudjESBWdyb3VwGAGC0+STAh0qGy9pYW0vdjIvaWRlbnRpdGllcy97dWlkPSoqfWIGcHJvdG8z", [file_berth_annotations_v1_annotations, file_berth_common_v2_uidp, file_google_api_annotations, file_google_api_field_behavior, file_google_protobuf_empty, file_google_protobuf_field_mask, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message berth.iam.v2.Identity
@@ -413,6 +413,131 @@ export const LookupIdentityResponseSchema: GenMessage<LookupIdentityResponse> = 
   messageDesc(file_berth_iam_v2_identities, 8);
 
 /**
+ * What an identity says about itself. uid, name, given_name and family_name
+ * are the identity's and read-only here; company is the identity's company.
+ * Each text field is at most 255 characters, URLs at most 2048.
+ *
+ * @generated from message berth.iam.v2.IdentityMetadata
+ */
+export type IdentityMetadata = Message<"berth.iam.v2.IdentityMetadata"> & {
+  /**
+   * @generated from field: string uid = 1;
+   */
+  uid: string;
+
+  /**
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * @generated from field: string given_name = 3;
+   */
+  givenName: string;
+
+  /**
+   * @generated from field: string family_name = 4;
+   */
+  familyName: string;
+
+  /**
+   * @generated from field: string company = 5;
+   */
+  company: string;
+
+  /**
+   * @generated from field: bool updates_opt_in = 6;
+   */
+  updatesOptIn: boolean;
+
+  /**
+   * @generated from field: string product = 7;
+   */
+  product: string;
+
+  /**
+   * @generated from field: string job_title = 8;
+   */
+  jobTitle: string;
+
+  /**
+   * @generated from field: string utm_campaign = 9;
+   */
+  utmCampaign: string;
+
+  /**
+   * @generated from field: string utm_content = 10;
+   */
+  utmContent: string;
+
+  /**
+   * @generated from field: string utm_medium = 11;
+   */
+  utmMedium: string;
+
+  /**
+   * @generated from field: string utm_source = 12;
+   */
+  utmSource: string;
+
+  /**
+   * @generated from field: string utm_term = 13;
+   */
+  utmTerm: string;
+
+  /**
+   * @generated from field: string latest_form_submit_url = 14;
+   */
+  latestFormSubmitUrl: string;
+
+  /**
+   * @generated from field: string latest_internal_referring_url = 15;
+   */
+  latestInternalReferringUrl: string;
+
+  /**
+   * @generated from field: string hubspot_utk = 16;
+   */
+  hubspotUtk: string;
+
+  /**
+   * @generated from field: bool self_serve = 17;
+   */
+  selfServe: boolean;
+};
+
+/**
+ * Describes the message berth.iam.v2.IdentityMetadata.
+ * Use `create(IdentityMetadataSchema)` to create a new message.
+ */
+export const IdentityMetadataSchema: GenMessage<IdentityMetadata> = /*@__PURE__*/
+  messageDesc(file_berth_iam_v2_identities, 9);
+
+/**
+ * @generated from message berth.iam.v2.UpdateIdentityMetadataRequest
+ */
+export type UpdateIdentityMetadataRequest = Message<"berth.iam.v2.UpdateIdentityMetadataRequest"> & {
+  /**
+   * @generated from field: berth.iam.v2.IdentityMetadata identity_metadata = 1;
+   */
+  identityMetadata?: IdentityMetadata | undefined;
+
+  /**
+   * The fields to change; without one, the fields present (non-default) in identity_metadata.
+   *
+   * @generated from field: google.protobuf.FieldMask update_mask = 2;
+   */
+  updateMask?: FieldMask | undefined;
+};
+
+/**
+ * Describes the message berth.iam.v2.UpdateIdentityMetadataRequest.
+ * Use `create(UpdateIdentityMetadataRequestSchema)` to create a new message.
+ */
+export const UpdateIdentityMetadataRequestSchema: GenMessage<UpdateIdentityMetadataRequest> = /*@__PURE__*/
+  messageDesc(file_berth_iam_v2_identities, 10);
+
+/**
  * @generated from enum berth.iam.v2.RelationshipType
  */
 export enum RelationshipType {
@@ -488,6 +613,17 @@ export const IdentitiesService: GenService<{
     methodKind: "unary";
     input: typeof LookupIdentityRequestSchema;
     output: typeof LookupIdentityResponseSchema;
+  },
+  /**
+   * Changes the caller's own identity's metadata (the identity the token was
+   * issued to); answers the metadata as stored.
+   *
+   * @generated from rpc berth.iam.v2.IdentitiesService.UpdateIdentityMetadata
+   */
+  updateIdentityMetadata: {
+    methodKind: "unary";
+    input: typeof UpdateIdentityMetadataRequestSchema;
+    output: typeof IdentityMetadataSchema;
   },
   /**
    * @generated from rpc berth.iam.v2.IdentitiesService.DeleteIdentity
