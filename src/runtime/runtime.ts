@@ -113,6 +113,7 @@ export class Runtime {
       termsDocuments: opts.termsDocuments ?? [],
       events: opts.events ?? DEFAULT_EVENT_SETTINGS,
       feedRequiresAuth: opts.feedRequiresAuth ?? false,
+      publicUrl: opts.url,
     };
     const externalIssuers = new ExternalIssuers({ allowInsecure: opts.allowInsecureIssuers ?? false });
     const audiences = opts.registryAudience === undefined ? [opts.url] : [opts.url, opts.registryAudience];

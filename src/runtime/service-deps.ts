@@ -24,4 +24,6 @@ export interface ServiceDeps {
   events: EventSettings;
   /** --feed-requires-auth: the advisory feed's RPCs (iam disabled in the proto) ask for a valid token (any identity). */
   feedRequiresAuth: boolean;
+  /** Where clients reach the API (--public-url): SCIM endpoint URLs are made from it. */
+  publicUrl: string;
 }
