@@ -80,3 +80,17 @@ export async function resyncGroupMembers(tx: Tx, providerUid: string, groupNames
   if ((await mappedNames(tx, providerUid, groupNames)).length === 0) return;
   for (const id of new Set(members)) await resyncScimUser(tx, providerUid, id);
 }
+
+/** Re-syncs the members of the provider's SCIM groups called `name`: a new mapping of that name applies to them at once. */
+export async function resyncMembersOfGroupsNamed(tx: Tx, providerUid: string, name: string): Promise<void> {
+  const rows = await tx
+    .selectFrom('scim_group_members as m')
+    .innerJoin('scim_groups as g', (j) => j.onRef('g.provider_uid', '=', 'm.provider_uid').onRef('g.id', '=', 'm.group_id'))
+    .select('m.user_id as user_id')
+    .distinct()
+    .where('g.provider_uid', '=', providerUid)
+    .where((eb) => eb.or([eb('g.display_name', '=', name), eb('g.external_id', '=', name)]))
+    .orderBy('m.user_id')
+    .execute();
+  for (const r of rows) await resyncScimUser(tx, providerUid, r.user_id);
+}
