@@ -707,7 +707,7 @@ export const IdentityProvidersService: GenService<{
   /**
    * Replaces the token: the previous one keeps working for `overlap` (default
    * 1h, at most 24h) so the client can be reconfigured. NOT_FOUND when the
-   * provider has no token; ABORTED when etag is not the current one.
+   * provider has no token; FAILED_PRECONDITION when etag is not the current one.
    *
    * @generated from rpc berth.iam.v2.IdentityProvidersService.RegenerateScimToken
    */
@@ -729,7 +729,7 @@ export const IdentityProvidersService: GenService<{
   },
   /**
    * Turns the provider's SCIM endpoint on or off (off: every SCIM request is
-   * refused with 403). ABORTED when etag is not the current one.
+   * refused with 403). FAILED_PRECONDITION when etag is not the current one.
    *
    * @generated from rpc berth.iam.v2.IdentityProvidersService.SetScimEnabled
    */
