@@ -246,6 +246,15 @@ describe('SCIM 2.0 server (RFC 7644 §3 examples)', () => {
     const ops = Array.from({ length: 101 }, () => ({ op: 'replace', path: 'nickName', value: 'x' }));
     const many = await scim('PATCH', `/Users/${created.id}`, { schemas: [PATCH_OP], Operations: ops });
     assert.equal(many.json.scimType, 'tooMany');
+    const nulPatch = await scim('PATCH', `/Users/${created.id}`, { schemas: [PATCH_OP], Operations: [{ op: 'add', path: 'nickName', value: 'a\u0000b' }] });
+    assert.equal(nulPatch.json.scimType, 'invalidValue');
+    const proto = await rest(berth.url, 'PATCH', `${new URL(scim.endpoint).pathname}/Users/${created.id}`, {
+      token: scimToken,
+      rawBody: `{"schemas":["${PATCH_OP}"],"Operations":[{"op":"add","value":{"__proto__":{"admin":true}}}]}`,
+      headers: { 'content-type': 'application/scim+json' },
+    });
+    assert.equal(proto.status, 400);
+    assert.equal((await scim('GET', `/Users/${created.id}`)).json.nickName, undefined, 'nothing changed');
     const long = await scim('POST', '/Users', { schemas: [USER], userName: 'x'.repeat(300) });
     assert.equal(long.json.scimType, 'invalidValue');
   });

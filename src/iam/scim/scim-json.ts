@@ -10,7 +10,7 @@ export function isObject(v: unknown): v is Json {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** Throws invalidValue on a NUL anywhere, invalidSyntax on nesting deeper than the limit. */
+/** Throws invalidValue on a NUL anywhere (or a __proto__ key), invalidSyntax on nesting deeper than the limit. */
 export function checkJson(v: unknown, depth = 0): void {
   if (depth > SCIM_LIMITS.depth) throw scimInvalidSyntax(`the JSON nests deeper than ${SCIM_LIMITS.depth} levels`);
   if (typeof v === 'string') {
@@ -20,6 +20,8 @@ export function checkJson(v: unknown, depth = 0): void {
   } else if (isObject(v)) {
     for (const [k, x] of Object.entries(v)) {
       if (k.includes('\u0000')) throw scimInvalidValue('attribute names must not contain NUL (\\u0000) characters');
+      // Patched objects are written with plain assignment, which would treat this key as the prototype.
+      if (k === '__proto__') throw scimInvalidValue('__proto__ is not an attribute name');
       checkJson(x, depth + 1);
     }
   }

@@ -9,7 +9,7 @@
 // PATCH to plain JSON.
 import { filter as compileFilter, parse as parseFilter, type Filter } from 'scim2-parse-filter';
 import { scimInvalidPath, scimInvalidSyntax, scimInvalidValue, scimNoTarget, scimTooMany } from './scim-errors.js';
-import { deleteAttr, getAttr, isObject, type Json, setAttr } from './scim-json.js';
+import { checkJson, deleteAttr, getAttr, isObject, type Json, setAttr } from './scim-json.js';
 import { PATCH_OP, SCIM_LIMITS } from './scim-schemas.js';
 
 export interface PatchOperation {
@@ -21,6 +21,7 @@ export interface PatchOperation {
 /** The Operations of a PatchOp body, checked. */
 export function patchOperations(body: unknown): PatchOperation[] {
   if (!isObject(body)) throw scimInvalidSyntax('the body must be a PatchOp object');
+  checkJson(body);
   const schemas = getAttr(body, 'schemas');
   if (!Array.isArray(schemas) || !schemas.includes(PATCH_OP)) throw scimInvalidSyntax(`schemas must list ${PATCH_OP}`);
   const ops = getAttr(body, 'Operations');

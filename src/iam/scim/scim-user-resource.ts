@@ -1,8 +1,8 @@
 // A SCIM User (RFC 7643 §4.1) as Berth stores and returns it. The client's
 // attributes are kept as it wrote them (so what Okta or Entra ID reads back
 // is what it sent), apart from what is the server's (id, meta, schemas),
-// the write-only password (never stored) and the read-only groups (served
-// from the memberships). userName, externalId, displayName and active are
+// the write-only password (never stored) and the read-only groups (not
+// returned: a group's members say who is in it). userName, externalId, displayName and active are
 // also columns, for filters and for provisioning.
 import { scimInvalidValue } from './scim-errors.js';
 import { checkJson, deleteAttr, getAttr, isObject, type Json, optionalString, setAttr } from './scim-json.js';
