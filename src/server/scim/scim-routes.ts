@@ -6,7 +6,7 @@
 // caller without it learns nothing, not even whether the provider exists.
 // Bodies are read here, bounded, and parsed as JSON whatever their declared
 // JSON type.
-import type { ConnectError } from '@connectrpc/connect';
+import { Code, type ConnectError } from '@connectrpc/connect';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { httpStatusOf } from '../../core/error-codes.js';
@@ -37,7 +37,7 @@ function scimErrorOf(err: ConnectError): ScimError {
   const detail = err.rawMessage;
   if (status === 400) return new ScimError(400, detail, 'invalidValue');
   // FAILED_PRECONDITION (an organization's last owner binding) is a conflict with the server's state.
-  if (err.code === 9) return new ScimError(409, detail);
+  if (err.code === Code.FailedPrecondition) return new ScimError(409, detail);
   return new ScimError(status, detail);
 }
 
