@@ -357,3 +357,41 @@ export const accountCheckUnsupported = defineError(
   (provider: string) =>
     unimplemented(d, `Berth does not check ${provider} associations against the provider: it holds no cloud credentials and makes no live credential exchange`),
 );
+
+// SCIM provisioning (docs/scim.md)
+export const scimTokenExists = defineError(
+  {
+    domain: d,
+    name: 'scimTokenExists',
+    code: Code.FailedPrecondition,
+    detail: 'PreconditionFailure',
+    type: 'SCIM_TOKEN_EXISTS',
+    when: 'GenerateScimToken for a provider that has a SCIM token (regenerate or revoke it instead)',
+  },
+  () => failedPrecondition(d, 'SCIM_TOKEN_EXISTS', 'the identity provider already has a SCIM token; regenerate or revoke it'),
+);
+export const scimTokenNotFound = defineError(
+  { domain: d, name: 'scimTokenNotFound', code: Code.NotFound, detail: 'ResourceInfo', when: 'RegenerateScimToken for a provider that has no SCIM token' },
+  (providerUid: string) => notFound(d, 'iam.berth.dev/ScimToken', providerUid),
+);
+export const scimEtagMismatch = defineError(
+  {
+    domain: d,
+    name: 'scimEtagMismatch',
+    code: Code.FailedPrecondition,
+    detail: 'PreconditionFailure',
+    type: 'ETAG_MISMATCH',
+    when: "RegenerateScimToken or SetScimEnabled with an etag that is not the provider's current SCIM etag (read it again with GetIdentityProvider)",
+  },
+  () => failedPrecondition(d, 'ETAG_MISMATCH', "the etag is not the provider's current SCIM etag; read the provider again and retry"),
+);
+export const scimUserDeprovisioned = defineError(
+  {
+    domain: d,
+    name: 'scimUserDeprovisioned',
+    code: Code.PermissionDenied,
+    detail: 'ErrorInfo only',
+    when: 'signing in through a provider whose SCIM client deactivated the user (active: false)',
+  },
+  () => permissionDenied(d, 'this user was deprovisioned by the identity provider (SCIM active: false)'),
+);

@@ -117,6 +117,7 @@ export class Runtime {
       events: opts.events ?? DEFAULT_EVENT_SETTINGS,
       feedRequiresAuth: opts.feedRequiresAuth ?? false,
       blobs: opts.blobs,
+      publicUrl: opts.url,
     };
     const externalIssuers = new ExternalIssuers({ allowInsecure: opts.allowInsecureIssuers ?? false });
     const audiences = opts.registryAudience === undefined ? [opts.url] : [opts.url, opts.registryAudience];

@@ -27,4 +27,6 @@ export interface ServiceDeps {
   feedRequiresAuth: boolean;
   /** The registry's blob store, for the API's reads of image content (v1 GetImageConfig); none when the registry is off. */
   blobs?: BlobStore;
+  /** Where clients reach the API (--public-url): SCIM endpoint URLs are made from it. */
+  publicUrl: string;
 }

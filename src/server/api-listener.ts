@@ -22,6 +22,7 @@ import { listen, type Listener } from '../http/listener.js';
 import { discardUnreadBody } from '../http/unread-body.js';
 import { registerReflection } from './reflection-service.js';
 import { restPlugin } from './rest/rest-plugin.js';
+import { scimRoutes } from './scim/scim-routes.js';
 import { normalizeError } from './normalize-error.js';
 import { guard } from './rpc-guard.js';
 import { healthz } from '../http/healthz.js';
@@ -137,6 +138,7 @@ export class ApiListener {
       refreshTokens: runtime.refreshTokens,
     };
     await app.register(authRoutes, { issuer: runtime.issuer, exchange, login, logger, registry: runtime.registry, storage: runtime.storage });
+    await app.register(scimRoutes, { store: runtime.store, publicUrl: runtime.url, logger, storage: runtime.storage });
     app.get('/healthz', healthz(runtime, logger));
     // Any other path, under any prefix or none: the structured 404, never the framework's own body.
     app.setNotFoundHandler((request, reply) => {

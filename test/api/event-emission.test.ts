@@ -127,6 +127,7 @@ describe('every mutating RPC emits its event', () => {
   let provider = '';
   let mapping = '';
   let mapping2 = '';
+  let scimEtag = '';
   let invite = '';
   let invite2 = '';
   let member: { uid: string; token: string } = { uid: '', token: '' };
@@ -303,6 +304,37 @@ describe('every mutating RPC emits its event', () => {
           (b.externalGroupRoleMappings as { uid: string }[]).map((m) => m.uid),
           [mapping2],
         ),
+    },
+    {
+      method: IdentityProvidersService.method.generateScimToken,
+      call: async () => {
+        const r = await call('POST', `/iam/v2/identityProviders/${provider}:generateScimToken`, {});
+        scimEtag = r.json?.etag ?? '';
+        return r;
+      },
+      expect: () => ({ group: folder, subject: provider }),
+      body: (b) => assert.ok(!JSON.stringify(b).includes('berthscim_'), 'the token is not in the event'),
+    },
+    {
+      method: IdentityProvidersService.method.setScimEnabled,
+      call: async () => {
+        const r = await call('POST', `/iam/v2/identityProviders/${provider}:setScimEnabled`, { enabled: true, etag: scimEtag });
+        scimEtag = r.json?.etag ?? '';
+        return r;
+      },
+      expect: () => ({ group: folder, subject: provider }),
+      body: (b) => assert.equal(b.enabled, true),
+    },
+    {
+      method: IdentityProvidersService.method.regenerateScimToken,
+      call: () => call('POST', `/iam/v2/identityProviders/${provider}:regenerateScimToken`, { etag: scimEtag }),
+      expect: () => ({ group: folder, subject: provider }),
+      body: (b) => assert.ok(!JSON.stringify(b).includes('berthscim_'), 'the token is not in the event'),
+    },
+    {
+      method: IdentityProvidersService.method.revokeScimToken,
+      call: () => call('POST', `/iam/v2/identityProviders/${provider}:revokeScimToken`, {}),
+      expect: () => ({ group: folder, subject: provider }),
     },
     {
       method: IdentityProvidersService.method.deleteIdentityProvider,

@@ -19,6 +19,7 @@ import {
 import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { isUniqueViolation } from '../../store/constraint-error.js';
 import { transact } from '../../store/transact.js';
+import { resyncMembersOfGroupsNamed } from '../scim/scim-membership.js';
 import { badIamRequest, externalGroupRoleMappingExists, groupNotFound, IAM_DOMAIN, identityProviderNotFound } from '../errors.js';
 import { requireGrantableRole, roleUidViolation } from '../roles/grantable-role.js';
 import { mappingFromRow } from './mapping-row.js';
@@ -87,6 +88,8 @@ export async function createExternalGroupRoleMapping(
         .executeTakeFirst();
       if (dup) throw exists();
       await tx.insertInto('external_group_role_mappings').values(row).execute();
+      // Users the provider's SCIM client put in a group of that name get the role now, not at their next sign in.
+      await resyncMembersOfGroupsNamed(tx, req.parent, m.externalGroupId);
       await emitRpcEvent(tx, ctx, {
         group: providerGroup,
         subject: row.uid,

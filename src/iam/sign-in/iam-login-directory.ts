@@ -23,6 +23,7 @@ import { isUniqueViolation } from '../../store/constraint-error.js';
 import type { Store } from '../../store/store.js';
 import { transact, type Tx } from '../../store/transact.js';
 import { syncGroupBindings } from '../group-mappings/sync-group-bindings.js';
+import { groupsAtSignIn } from '../scim/scim-membership.js';
 import { readClientSecret } from '../identity-providers/client-secret.js';
 import { PUBLIC_COLUMNS } from '../identity-providers/provider-row.js';
 import { userIdentityUid } from '../identities/lookup-identity.js';
@@ -75,24 +76,33 @@ export class IamLoginDirectory implements LoginDirectory {
         .where('uid', '=', providerUid)
         .executeTakeFirstOrThrow();
       const identityUid = userIdentityUid(user.issuer, user.subject);
-      const registered = await register(tx, identityUid, user, provider);
-      await syncGroupBindings(tx, identityUid, providerUid, user.groups);
+      // A user the provider's SCIM client deactivated is refused; one it provisions is also in its SCIM groups.
+      const groups = await groupsAtSignIn(tx, providerUid, identityUid, user.groups);
+      const registered = await registerUser(tx, identityUid, user, provider);
+      await syncGroupBindings(tx, identityUid, providerUid, groups);
       return { identityUid, registered };
     });
   }
 }
 
-/** Creates the identity and its default binding when it does not exist yet; true when it did not. */
-async function register(
+/**
+ * Creates the identity and its default binding when it does not exist yet;
+ * true when it did not. A sign in marks an existing one seen; SCIM
+ * provisioning (`seen: false`) does not.
+ */
+export async function registerUser(
   tx: Tx,
   uid: string,
-  user: SignedInUser,
+  user: Omit<SignedInUser, 'groups'>,
   provider: { parent_uid: string; default_role_uid: string; default_role_by: string | null },
+  opts: { seen: boolean } = { seen: true },
 ): Promise<boolean> {
-  const now = nowIso();
-  const seen = user.email === undefined ? { last_seen_time: now } : { last_seen_time: now, email: user.email };
-  const updated = await tx.updateTable('identities').set(seen).where('uid', '=', uid).executeTakeFirst();
-  if (Number(updated.numUpdatedRows) === 1) return false;
+  if (opts.seen) {
+    const now = nowIso();
+    const seen = user.email === undefined ? { last_seen_time: now } : { last_seen_time: now, email: user.email };
+    const updated = await tx.updateTable('identities').set(seen).where('uid', '=', uid).executeTakeFirst();
+    if (Number(updated.numUpdatedRows) === 1) return false;
+  } else if (await tx.selectFrom('identities').select('uid').where('uid', '=', uid).executeTakeFirst()) return false;
   const claimMatch = create(Identity_ClaimMatchSchema, { iss: { case: 'issuer', value: user.issuer }, sub: { case: 'subject', value: user.subject } });
   const identity = {
     uid,

@@ -2,22 +2,22 @@
 // @generated from file berth/iam/v2/identity_providers.proto (package berth.iam.v2, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import { file_berth_annotations_v1_annotations } from "../../annotations/v1/annotations_pb.js";
 import type { UIDPFilter } from "../../common/v2/uidp_pb.js";
 import { file_berth_common_v2_uidp } from "../../common/v2/uidp_pb.js";
 import { file_google_api_annotations } from "../../../google/api/annotations_pb.js";
 import { file_google_api_field_behavior } from "../../../google/api/field_behavior_pb.js";
-import type { EmptySchema, FieldMask, Timestamp } from "@bufbuild/protobuf/wkt";
-import { file_google_protobuf_empty, file_google_protobuf_field_mask, file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
+import type { Duration, EmptySchema, FieldMask, Timestamp } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_duration, file_google_protobuf_empty, file_google_protobuf_field_mask, file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file berth/iam/v2/identity_providers.proto.
  */
 export const file_berth_iam_v2_identity_providers: GenFile = /*@__PURE__*/
-  fileDesc("CiViZXJ0aC9pYW0vdjIvaWRlbnRpdHlfcHJvdmlkZXJzLnByb3RvEgxiZXJ0aC5pYW0udjIi2gMKEElkZW50aXR5UHJvdmlkZXISFAoDdWlkGAEgASgJQgfgQQOQtRgBEhEKBG5hbWUYAiABKAlCA+BBAhITCgtkZXNjcmlwdGlvbhgDIAEoCRI0CgtjcmVhdGVfdGltZRgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCA+BBAxI0Cgt1cGRhdGVfdGltZRgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCA+BBAxIZCgxkZWZhdWx0X3JvbGUYBiABKAlCA+BBAhIzCgRvaWRjGBQgASgLMiMuYmVydGguaWFtLnYyLklkZW50aXR5UHJvdmlkZXIuT0lEQ0gAGq4BCgRPSURDEhMKBmlzc3VlchgBIAEoCUID4EECEhYKCWNsaWVudF9pZBgCIAEoCUID4EECEhoKDWNsaWVudF9zZWNyZXQYAyABKAlCA+BBBBIZChFhZGRpdGlvbmFsX3Njb3BlcxgEIAMoCRIUCgxncm91cHNfY2xhaW0YBSABKAkSFAoMcGtjZV9lbmFibGVkGAcgASgISgQIBhAHUhBjb3JyZWxhdGlvbl9ydWxlQg8KDWNvbmZpZ3VyYXRpb25KBAgVEBZSBHNjaW0ingEKHExpc3RJZGVudGl0eVByb3ZpZGVyc1JlcXVlc3QSKQoEdWlkcBgBIAEoCzIbLmJlcnRoLmNvbW1vbi52Mi5VSURQRmlsdGVyEgwKBG5hbWUYAiABKAkSEQoJcGFnZV9zaXplGAogASgFEhIKCnBhZ2VfdG9rZW4YCyABKAkSEAoIb3JkZXJfYnkYDCABKAkSDAoEc2tpcBgNIAEoBSKvAQodTGlzdElkZW50aXR5UHJvdmlkZXJzUmVzcG9uc2USOgoSaWRlbnRpdHlfcHJvdmlkZXJzGAEgAygLMh4uYmVydGguaWFtLnYyLklkZW50aXR5UHJvdmlkZXISFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJEhgKC3RvdGFsX2NvdW50GAMgASgDSACIAQESDwoHc2tpcHBlZBgEIAEoBUIOCgxfdG90YWxfY291bnQiLwoaR2V0SWRlbnRpdHlQcm92aWRlclJlcXVlc3QSEQoDdWlkGAEgASgJQgSQtRgBInAKHUNyZWF0ZUlkZW50aXR5UHJvdmlkZXJSZXF1ZXN0EhQKBnBhcmVudBgBIAEoCUIEkLUYARI5ChFpZGVudGl0eV9wcm92aWRlchgCIAEoCzIeLmJlcnRoLmlhbS52Mi5JZGVudGl0eVByb3ZpZGVyIpEBCh1VcGRhdGVJZGVudGl0eVByb3ZpZGVyUmVxdWVzdBI/ChFpZGVudGl0eV9wcm92aWRlchgBIAEoCzIeLmJlcnRoLmlhbS52Mi5JZGVudGl0eVByb3ZpZGVyQgSQtRgBEi8KC3VwZGF0ZV9tYXNrGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLkZpZWxkTWFzayIyCh1EZWxldGVJZGVudGl0eVByb3ZpZGVyUmVxdWVzdBIRCgN1aWQYASABKAlCBJC1GAEygwgKGElkZW50aXR5UHJvdmlkZXJzU2VydmljZRKfAQoVTGlzdElkZW50aXR5UHJvdmlkZXJzEiouYmVydGguaWFtLnYyLkxpc3RJZGVudGl0eVByb3ZpZGVyc1JlcXVlc3QaKy5iZXJ0aC5pYW0udjIuTGlzdElkZW50aXR5UHJvdmlkZXJzUmVzcG9uc2UiLYq1GAgSBgoClwoQAYLT5JMCGxIZL2lhbS92Mi9pZGVudGl0eVByb3ZpZGVycxKVAQoTR2V0SWRlbnRpdHlQcm92aWRlchIoLmJlcnRoLmlhbS52Mi5HZXRJZGVudGl0eVByb3ZpZGVyUmVxdWVzdBoeLmJlcnRoLmlhbS52Mi5JZGVudGl0eVByb3ZpZGVyIjSKtRgGEgQKApcKgtPkkwIkEiIvaWFtL3YyL2lkZW50aXR5UHJvdmlkZXJzL3t1aWQ9Kip9EugBChZDcmVhdGVJZGVudGl0eVByb3ZpZGVyEisuYmVydGguaWFtLnYyLkNyZWF0ZUlkZW50aXR5UHJvdmlkZXJSZXF1ZXN0Gh4uYmVydGguaWFtLnYyLklkZW50aXR5UHJvdmlkZXIigAGKtRgIEgYKBJUKkQOatRgwCiVhcGkuaWFtLmlkZW50aXR5X3Byb3ZpZGVycy5jcmVhdGVkLnYxEgVncm91cBgBgtPkkwI6OhFpZGVudGl0eV9wcm92aWRlciIlL2lhbS92Mi9pZGVudGl0eVByb3ZpZGVycy97cGFyZW50PSoqfRL3AQoWVXBkYXRlSWRlbnRpdHlQcm92aWRlchIrLmJlcnRoLmlhbS52Mi5VcGRhdGVJZGVudGl0eVByb3ZpZGVyUmVxdWVzdBoeLmJlcnRoLmlhbS52Mi5JZGVudGl0eVByb3ZpZGVyIo8BirUYCBIGCgSWCpEDmrUYMAolYXBpLmlhbS5pZGVudGl0eV9wcm92aWRlcnMudXBkYXRlZC52MRIFZ3JvdXAYAYLT5JMCSToRaWRlbnRpdHlfcHJvdmlkZXIyNC9pYW0vdjIvaWRlbnRpdHlQcm92aWRlcnMve2lkZW50aXR5X3Byb3ZpZGVyLnVpZD0qKn0SxwEKFkRlbGV0ZUlkZW50aXR5UHJvdmlkZXISKy5iZXJ0aC5pYW0udjIuRGVsZXRlSWRlbnRpdHlQcm92aWRlclJlcXVlc3QaFi5nb29nbGUucHJvdG9idWYuRW1wdHkiaIq1GAYSBAoCmAqatRgwCiVhcGkuaWFtLmlkZW50aXR5X3Byb3ZpZGVycy5kZWxldGVkLnYxEgVncm91cBgBgtPkkwIkKiIvaWFtL3YyL2lkZW50aXR5UHJvdmlkZXJzL3t1aWQ9Kip9YgZwcm90bzM", [file_berth_annotations_v1_annotations, file_berth_common_v2_uidp, file_google_api_annotations, file_google_api_field_behavior, file_google_protobuf_empty, file_google_protobuf_field_mask, file_google_protobuf_timestamp]);
+  fileDesc("CiViZXJ0aC9pYW0vdjIvaWRlbnRpdHlfcHJvdmlkZXJzLnByb3RvEgxiZXJ0aC5pYW0udjIi3QcKEElkZW50aXR5UHJvdmlkZXISFAoDdWlkGAEgASgJQgfgQQOQtRgBEhEKBG5hbWUYAiABKAlCA+BBAhITCgtkZXNjcmlwdGlvbhgDIAEoCRI0CgtjcmVhdGVfdGltZRgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCA+BBAxI0Cgt1cGRhdGVfdGltZRgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCA+BBAxIZCgxkZWZhdWx0X3JvbGUYBiABKAlCA+BBAhIzCgRvaWRjGBQgASgLMiMuYmVydGguaWFtLnYyLklkZW50aXR5UHJvdmlkZXIuT0lEQ0gAEjYKBHNjaW0YFSABKAsyIy5iZXJ0aC5pYW0udjIuSWRlbnRpdHlQcm92aWRlci5TQ0lNQgPgQQMargEKBE9JREMSEwoGaXNzdWVyGAEgASgJQgPgQQISFgoJY2xpZW50X2lkGAIgASgJQgPgQQISGgoNY2xpZW50X3NlY3JldBgDIAEoCUID4EEEEhkKEWFkZGl0aW9uYWxfc2NvcGVzGAQgAygJEhQKDGdyb3Vwc19jbGFpbRgFIAEoCRIUCgxwa2NlX2VuYWJsZWQYByABKAhKBAgGEAdSEGNvcnJlbGF0aW9uX3J1bGUa1AMKBFNDSU0SDwoHZW5hYmxlZBgBIAEoCBIUCgxlbmRwb2ludF91cmwYAyABKAkSNQoRdG9rZW5fZXhwaXJlX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEj4KGnByZXZpb3VzX3Rva2VuX2V4cGlyZV90aW1lGAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBJNChBjcmVkZW50aWFsX3N0YXRlGAYgASgOMjMuYmVydGguaWFtLnYyLklkZW50aXR5UHJvdmlkZXIuU0NJTS5DcmVkZW50aWFsU3RhdGUSDAoEZXRhZxgHIAEoCSLKAQoPQ3JlZGVudGlhbFN0YXRlEiAKHENSRURFTlRJQUxfU1RBVEVfVU5TUEVDSUZJRUQQABIfChtDUkVERU5USUFMX1NUQVRFX05PVF9JU1NVRUQQARIZChVDUkVERU5USUFMX1NUQVRFX0xJVkUQAhIcChhDUkVERU5USUFMX1NUQVRFX0VYUElSRUQQAxIcChhDUkVERU5USUFMX1NUQVRFX1JFVk9LRUQQBBIdChlDUkVERU5USUFMX1NUQVRFX1JPVEFUSU5HEAVKBAgCEANCDwoNY29uZmlndXJhdGlvbiKeAQocTGlzdElkZW50aXR5UHJvdmlkZXJzUmVxdWVzdBIpCgR1aWRwGAEgASgLMhsuYmVydGguY29tbW9uLnYyLlVJRFBGaWx0ZXISDAoEbmFtZRgCIAEoCRIRCglwYWdlX3NpemUYCiABKAUSEgoKcGFnZV90b2tlbhgLIAEoCRIQCghvcmRlcl9ieRgMIAEoCRIMCgRza2lwGA0gASgFIq8BCh1MaXN0SWRlbnRpdHlQcm92aWRlcnNSZXNwb25zZRI6ChJpZGVudGl0eV9wcm92aWRlcnMYASADKAsyHi5iZXJ0aC5pYW0udjIuSWRlbnRpdHlQcm92aWRlchIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkSGAoLdG90YWxfY291bnQYAyABKANIAIgBARIPCgdza2lwcGVkGAQgASgFQg4KDF90b3RhbF9jb3VudCIvChpHZXRJZGVudGl0eVByb3ZpZGVyUmVxdWVzdBIRCgN1aWQYASABKAlCBJC1GAEicAodQ3JlYXRlSWRlbnRpdHlQcm92aWRlclJlcXVlc3QSFAoGcGFyZW50GAEgASgJQgSQtRgBEjkKEWlkZW50aXR5X3Byb3ZpZGVyGAIgASgLMh4uYmVydGguaWFtLnYyLklkZW50aXR5UHJvdmlkZXIikQEKHVVwZGF0ZUlkZW50aXR5UHJvdmlkZXJSZXF1ZXN0Ej8KEWlkZW50aXR5X3Byb3ZpZGVyGAEgASgLMh4uYmVydGguaWFtLnYyLklkZW50aXR5UHJvdmlkZXJCBJC1GAESLwoLdXBkYXRlX21hc2sYAiABKAsyGi5nb29nbGUucHJvdG9idWYuRmllbGRNYXNrIjIKHURlbGV0ZUlkZW50aXR5UHJvdmlkZXJSZXF1ZXN0EhEKA3VpZBgBIAEoCUIEkLUYASKKAQoYR2VuZXJhdGVTY2ltVG9rZW5SZXF1ZXN0EiYKFWlkZW50aXR5X3Byb3ZpZGVyX3VpZBgBIAEoCUIH4EECkLUYARIvCgtleHBpcmVfdGltZRgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFQoNbmV2ZXJfZXhwaXJlcxgDIAEoCCKeAQoZR2VuZXJhdGVTY2ltVG9rZW5SZXNwb25zZRINCgV0b2tlbhgBIAEoCRIUCgxlbmRwb2ludF91cmwYAiABKAkSLwoLZXhwaXJlX3RpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEh0KFWlkZW50aXR5X3Byb3ZpZGVyX3VpZBgEIAEoCRIMCgRldGFnGAUgASgJIssBChpSZWdlbmVyYXRlU2NpbVRva2VuUmVxdWVzdBImChVpZGVudGl0eV9wcm92aWRlcl91aWQYASABKAlCB+BBApC1GAESKgoHb3ZlcmxhcBgCIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIvCgtleHBpcmVfdGltZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEQoEZXRhZxgEIAEoCUID4EECEhUKDW5ldmVyX2V4cGlyZXMYBSABKAgilgIKG1JlZ2VuZXJhdGVTY2ltVG9rZW5SZXNwb25zZRINCgV0b2tlbhgBIAEoCRIUCgxlbmRwb2ludF91cmwYAiABKAkSLwoLZXhwaXJlX3RpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEh0KFWlkZW50aXR5X3Byb3ZpZGVyX3VpZBgEIAEoCRIMCgRldGFnGAUgASgJEj4KGnByZXZpb3VzX3Rva2VuX2V4cGlyZV90aW1lGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI0ChFyZXF1ZXN0ZWRfb3ZlcmxhcBgHIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbiJAChZSZXZva2VTY2ltVG9rZW5SZXF1ZXN0EiYKFWlkZW50aXR5X3Byb3ZpZGVyX3VpZBgBIAEoCUIH4EECkLUYASKIAQoXUmV2b2tlU2NpbVRva2VuUmVzcG9uc2USHQoVaWRlbnRpdHlfcHJvdmlkZXJfdWlkGAEgASgJEgwKBGV0YWcYAiABKAkSDwoHZW5hYmxlZBgDIAEoCBIvCgtyZXZva2VfdGltZRgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiaAoVU2V0U2NpbUVuYWJsZWRSZXF1ZXN0EiYKFWlkZW50aXR5X3Byb3ZpZGVyX3VpZBgBIAEoCUIH4EECkLUYARIUCgdlbmFibGVkGAIgASgIQgPgQQISEQoEZXRhZxgDIAEoCUID4EECIlYKFlNldFNjaW1FbmFibGVkUmVzcG9uc2USHQoVaWRlbnRpdHlfcHJvdmlkZXJfdWlkGAEgASgJEg8KB2VuYWJsZWQYAiABKAgSDAoEZXRhZxgDIAEoCTKXEAoYSWRlbnRpdHlQcm92aWRlcnNTZXJ2aWNlEp8BChVMaXN0SWRlbnRpdHlQcm92aWRlcnMSKi5iZXJ0aC5pYW0udjIuTGlzdElkZW50aXR5UHJvdmlkZXJzUmVxdWVzdBorLmJlcnRoLmlhbS52Mi5MaXN0SWRlbnRpdHlQcm92aWRlcnNSZXNwb25zZSItirUYCBIGCgKXChABgtPkkwIbEhkvaWFtL3YyL2lkZW50aXR5UHJvdmlkZXJzEpUBChNHZXRJZGVudGl0eVByb3ZpZGVyEiguYmVydGguaWFtLnYyLkdldElkZW50aXR5UHJvdmlkZXJSZXF1ZXN0Gh4uYmVydGguaWFtLnYyLklkZW50aXR5UHJvdmlkZXIiNIq1GAYSBAoClwqC0+STAiQSIi9pYW0vdjIvaWRlbnRpdHlQcm92aWRlcnMve3VpZD0qKn0S6AEKFkNyZWF0ZUlkZW50aXR5UHJvdmlkZXISKy5iZXJ0aC5pYW0udjIuQ3JlYXRlSWRlbnRpdHlQcm92aWRlclJlcXVlc3QaHi5iZXJ0aC5pYW0udjIuSWRlbnRpdHlQcm92aWRlciKAAYq1GAgSBgoElQqRA5q1GDAKJWFwaS5pYW0uaWRlbnRpdHlfcHJvdmlkZXJzLmNyZWF0ZWQudjESBWdyb3VwGAGC0+STAjo6EWlkZW50aXR5X3Byb3ZpZGVyIiUvaWFtL3YyL2lkZW50aXR5UHJvdmlkZXJzL3twYXJlbnQ9Kip9EvcBChZVcGRhdGVJZGVudGl0eVByb3ZpZGVyEisuYmVydGguaWFtLnYyLlVwZGF0ZUlkZW50aXR5UHJvdmlkZXJSZXF1ZXN0Gh4uYmVydGguaWFtLnYyLklkZW50aXR5UHJvdmlkZXIijwGKtRgIEgYKBJYKkQOatRgwCiVhcGkuaWFtLmlkZW50aXR5X3Byb3ZpZGVycy51cGRhdGVkLnYxEgVncm91cBgBgtPkkwJJOhFpZGVudGl0eV9wcm92aWRlcjI0L2lhbS92Mi9pZGVudGl0eVByb3ZpZGVycy97aWRlbnRpdHlfcHJvdmlkZXIudWlkPSoqfRLHAQoWRGVsZXRlSWRlbnRpdHlQcm92aWRlchIrLmJlcnRoLmlhbS52Mi5EZWxldGVJZGVudGl0eVByb3ZpZGVyUmVxdWVzdBoWLmdvb2dsZS5wcm90b2J1Zi5FbXB0eSJoirUYBhIECgKYCpq1GDAKJWFwaS5pYW0uaWRlbnRpdHlfcHJvdmlkZXJzLmRlbGV0ZWQudjESBWdyb3VwGAGC0+STAiQqIi9pYW0vdjIvaWRlbnRpdHlQcm92aWRlcnMve3VpZD0qKn0ShQIKEUdlbmVyYXRlU2NpbVRva2VuEiYuYmVydGguaWFtLnYyLkdlbmVyYXRlU2NpbVRva2VuUmVxdWVzdBonLmJlcnRoLmlhbS52Mi5HZW5lcmF0ZVNjaW1Ub2tlblJlc3BvbnNlIp4BirUYCBIGCgSZCpcKmrUYPQoyYXBpLmlhbS5pZGVudGl0eV9wcm92aWRlcnMuc2NpbV90b2tlbi5nZW5lcmF0ZWQudjESBWdyb3VwGAGC0+STAks6ASoiRi9pYW0vdjIvaWRlbnRpdHlQcm92aWRlcnMve2lkZW50aXR5X3Byb3ZpZGVyX3VpZD0qKn06Z2VuZXJhdGVTY2ltVG9rZW4SjwIKE1JlZ2VuZXJhdGVTY2ltVG9rZW4SKC5iZXJ0aC5pYW0udjIuUmVnZW5lcmF0ZVNjaW1Ub2tlblJlcXVlc3QaKS5iZXJ0aC5pYW0udjIuUmVnZW5lcmF0ZVNjaW1Ub2tlblJlc3BvbnNlIqIBirUYCBIGCgSZCpcKmrUYPwo0YXBpLmlhbS5pZGVudGl0eV9wcm92aWRlcnMuc2NpbV90b2tlbi5yZWdlbmVyYXRlZC52MRIFZ3JvdXAYAYLT5JMCTToBKiJIL2lhbS92Mi9pZGVudGl0eVByb3ZpZGVycy97aWRlbnRpdHlfcHJvdmlkZXJfdWlkPSoqfTpyZWdlbmVyYXRlU2NpbVRva2VuEvsBCg9SZXZva2VTY2ltVG9rZW4SJC5iZXJ0aC5pYW0udjIuUmV2b2tlU2NpbVRva2VuUmVxdWVzdBolLmJlcnRoLmlhbS52Mi5SZXZva2VTY2ltVG9rZW5SZXNwb25zZSKaAYq1GAgSBgoEmQqXCpq1GDsKMGFwaS5pYW0uaWRlbnRpdHlfcHJvdmlkZXJzLnNjaW1fdG9rZW4ucmV2b2tlZC52MRIFZ3JvdXAYAYLT5JMCSToBKiJEL2lhbS92Mi9pZGVudGl0eVByb3ZpZGVycy97aWRlbnRpdHlfcHJvdmlkZXJfdWlkPSoqfTpyZXZva2VTY2ltVG9rZW4S+QEKDlNldFNjaW1FbmFibGVkEiMuYmVydGguaWFtLnYyLlNldFNjaW1FbmFibGVkUmVxdWVzdBokLmJlcnRoLmlhbS52Mi5TZXRTY2ltRW5hYmxlZFJlc3BvbnNlIpsBirUYCBIGCgSZCpcKmrUYPQoyYXBpLmlhbS5pZGVudGl0eV9wcm92aWRlcnMuc2NpbV9lbmFibGVkLnVwZGF0ZWQudjESBWdyb3VwGAGC0+STAkg6ASoiQy9pYW0vdjIvaWRlbnRpdHlQcm92aWRlcnMve2lkZW50aXR5X3Byb3ZpZGVyX3VpZD0qKn06c2V0U2NpbUVuYWJsZWRiBnByb3RvMw", [file_berth_annotations_v1_annotations, file_berth_common_v2_uidp, file_google_api_annotations, file_google_api_field_behavior, file_google_protobuf_duration, file_google_protobuf_empty, file_google_protobuf_field_mask, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message berth.iam.v2.IdentityProvider
@@ -66,6 +66,13 @@ export type IdentityProvider = Message<"berth.iam.v2.IdentityProvider"> & {
     value: IdentityProvider_OIDC;
     case: "oidc";
   } | { case: undefined; value?: undefined };
+
+  /**
+   * SCIM provisioning (docs/scim.md); its state fields are filled by GetIdentityProvider only.
+   *
+   * @generated from field: berth.iam.v2.IdentityProvider.SCIM scim = 21;
+   */
+  scim?: IdentityProvider_SCIM | undefined;
 };
 
 /**
@@ -126,6 +133,95 @@ export type IdentityProvider_OIDC = Message<"berth.iam.v2.IdentityProvider.OIDC"
  */
 export const IdentityProvider_OIDCSchema: GenMessage<IdentityProvider_OIDC> = /*@__PURE__*/
   messageDesc(file_berth_iam_v2_identity_providers, 0, 0);
+
+/**
+ * @generated from message berth.iam.v2.IdentityProvider.SCIM
+ */
+export type IdentityProvider_SCIM = Message<"berth.iam.v2.IdentityProvider.SCIM"> & {
+  /**
+   * @generated from field: bool enabled = 1;
+   */
+  enabled: boolean;
+
+  /**
+   * Base URL SCIM clients are configured with (…/scim/v2/{provider uid}).
+   *
+   * @generated from field: string endpoint_url = 3;
+   */
+  endpointUrl: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp token_expire_time = 4;
+   */
+  tokenExpireTime?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp previous_token_expire_time = 5;
+   */
+  previousTokenExpireTime?: Timestamp | undefined;
+
+  /**
+   * @generated from field: berth.iam.v2.IdentityProvider.SCIM.CredentialState credential_state = 6;
+   */
+  credentialState: IdentityProvider_SCIM_CredentialState;
+
+  /**
+   * Changes with every token or enabled change; Regenerate and SetScimEnabled require the current one.
+   *
+   * @generated from field: string etag = 7;
+   */
+  etag: string;
+};
+
+/**
+ * Describes the message berth.iam.v2.IdentityProvider.SCIM.
+ * Use `create(IdentityProvider_SCIMSchema)` to create a new message.
+ */
+export const IdentityProvider_SCIMSchema: GenMessage<IdentityProvider_SCIM> = /*@__PURE__*/
+  messageDesc(file_berth_iam_v2_identity_providers, 0, 1);
+
+/**
+ * @generated from enum berth.iam.v2.IdentityProvider.SCIM.CredentialState
+ */
+export enum IdentityProvider_SCIM_CredentialState {
+  /**
+   * @generated from enum value: CREDENTIAL_STATE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: CREDENTIAL_STATE_NOT_ISSUED = 1;
+   */
+  NOT_ISSUED = 1,
+
+  /**
+   * @generated from enum value: CREDENTIAL_STATE_LIVE = 2;
+   */
+  LIVE = 2,
+
+  /**
+   * @generated from enum value: CREDENTIAL_STATE_EXPIRED = 3;
+   */
+  EXPIRED = 3,
+
+  /**
+   * @generated from enum value: CREDENTIAL_STATE_REVOKED = 4;
+   */
+  REVOKED = 4,
+
+  /**
+   * A regenerated token is live and the previous one is still in its overlap.
+   *
+   * @generated from enum value: CREDENTIAL_STATE_ROTATING = 5;
+   */
+  ROTATING = 5,
+}
+
+/**
+ * Describes the enum berth.iam.v2.IdentityProvider.SCIM.CredentialState.
+ */
+export const IdentityProvider_SCIM_CredentialStateSchema: GenEnum<IdentityProvider_SCIM_CredentialState> = /*@__PURE__*/
+  enumDesc(file_berth_iam_v2_identity_providers, 0, 1, 0);
 
 /**
  * @generated from message berth.iam.v2.ListIdentityProvidersRequest
@@ -286,6 +382,261 @@ export const DeleteIdentityProviderRequestSchema: GenMessage<DeleteIdentityProvi
   messageDesc(file_berth_iam_v2_identity_providers, 6);
 
 /**
+ * @generated from message berth.iam.v2.GenerateScimTokenRequest
+ */
+export type GenerateScimTokenRequest = Message<"berth.iam.v2.GenerateScimTokenRequest"> & {
+  /**
+   * @generated from field: string identity_provider_uid = 1;
+   */
+  identityProviderUid: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp expire_time = 2;
+   */
+  expireTime?: Timestamp | undefined;
+
+  /**
+   * @generated from field: bool never_expires = 3;
+   */
+  neverExpires: boolean;
+};
+
+/**
+ * Describes the message berth.iam.v2.GenerateScimTokenRequest.
+ * Use `create(GenerateScimTokenRequestSchema)` to create a new message.
+ */
+export const GenerateScimTokenRequestSchema: GenMessage<GenerateScimTokenRequest> = /*@__PURE__*/
+  messageDesc(file_berth_iam_v2_identity_providers, 7);
+
+/**
+ * @generated from message berth.iam.v2.GenerateScimTokenResponse
+ */
+export type GenerateScimTokenResponse = Message<"berth.iam.v2.GenerateScimTokenResponse"> & {
+  /**
+   * The bearer token, shown this once.
+   *
+   * @generated from field: string token = 1;
+   */
+  token: string;
+
+  /**
+   * @generated from field: string endpoint_url = 2;
+   */
+  endpointUrl: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp expire_time = 3;
+   */
+  expireTime?: Timestamp | undefined;
+
+  /**
+   * @generated from field: string identity_provider_uid = 4;
+   */
+  identityProviderUid: string;
+
+  /**
+   * @generated from field: string etag = 5;
+   */
+  etag: string;
+};
+
+/**
+ * Describes the message berth.iam.v2.GenerateScimTokenResponse.
+ * Use `create(GenerateScimTokenResponseSchema)` to create a new message.
+ */
+export const GenerateScimTokenResponseSchema: GenMessage<GenerateScimTokenResponse> = /*@__PURE__*/
+  messageDesc(file_berth_iam_v2_identity_providers, 8);
+
+/**
+ * @generated from message berth.iam.v2.RegenerateScimTokenRequest
+ */
+export type RegenerateScimTokenRequest = Message<"berth.iam.v2.RegenerateScimTokenRequest"> & {
+  /**
+   * @generated from field: string identity_provider_uid = 1;
+   */
+  identityProviderUid: string;
+
+  /**
+   * How long the previous token keeps working: default 1h, at most 24h.
+   *
+   * @generated from field: google.protobuf.Duration overlap = 2;
+   */
+  overlap?: Duration | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp expire_time = 3;
+   */
+  expireTime?: Timestamp | undefined;
+
+  /**
+   * @generated from field: string etag = 4;
+   */
+  etag: string;
+
+  /**
+   * @generated from field: bool never_expires = 5;
+   */
+  neverExpires: boolean;
+};
+
+/**
+ * Describes the message berth.iam.v2.RegenerateScimTokenRequest.
+ * Use `create(RegenerateScimTokenRequestSchema)` to create a new message.
+ */
+export const RegenerateScimTokenRequestSchema: GenMessage<RegenerateScimTokenRequest> = /*@__PURE__*/
+  messageDesc(file_berth_iam_v2_identity_providers, 9);
+
+/**
+ * @generated from message berth.iam.v2.RegenerateScimTokenResponse
+ */
+export type RegenerateScimTokenResponse = Message<"berth.iam.v2.RegenerateScimTokenResponse"> & {
+  /**
+   * @generated from field: string token = 1;
+   */
+  token: string;
+
+  /**
+   * @generated from field: string endpoint_url = 2;
+   */
+  endpointUrl: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp expire_time = 3;
+   */
+  expireTime?: Timestamp | undefined;
+
+  /**
+   * @generated from field: string identity_provider_uid = 4;
+   */
+  identityProviderUid: string;
+
+  /**
+   * @generated from field: string etag = 5;
+   */
+  etag: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp previous_token_expire_time = 6;
+   */
+  previousTokenExpireTime?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Duration requested_overlap = 7;
+   */
+  requestedOverlap?: Duration | undefined;
+};
+
+/**
+ * Describes the message berth.iam.v2.RegenerateScimTokenResponse.
+ * Use `create(RegenerateScimTokenResponseSchema)` to create a new message.
+ */
+export const RegenerateScimTokenResponseSchema: GenMessage<RegenerateScimTokenResponse> = /*@__PURE__*/
+  messageDesc(file_berth_iam_v2_identity_providers, 10);
+
+/**
+ * @generated from message berth.iam.v2.RevokeScimTokenRequest
+ */
+export type RevokeScimTokenRequest = Message<"berth.iam.v2.RevokeScimTokenRequest"> & {
+  /**
+   * @generated from field: string identity_provider_uid = 1;
+   */
+  identityProviderUid: string;
+};
+
+/**
+ * Describes the message berth.iam.v2.RevokeScimTokenRequest.
+ * Use `create(RevokeScimTokenRequestSchema)` to create a new message.
+ */
+export const RevokeScimTokenRequestSchema: GenMessage<RevokeScimTokenRequest> = /*@__PURE__*/
+  messageDesc(file_berth_iam_v2_identity_providers, 11);
+
+/**
+ * @generated from message berth.iam.v2.RevokeScimTokenResponse
+ */
+export type RevokeScimTokenResponse = Message<"berth.iam.v2.RevokeScimTokenResponse"> & {
+  /**
+   * @generated from field: string identity_provider_uid = 1;
+   */
+  identityProviderUid: string;
+
+  /**
+   * @generated from field: string etag = 2;
+   */
+  etag: string;
+
+  /**
+   * @generated from field: bool enabled = 3;
+   */
+  enabled: boolean;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp revoke_time = 4;
+   */
+  revokeTime?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message berth.iam.v2.RevokeScimTokenResponse.
+ * Use `create(RevokeScimTokenResponseSchema)` to create a new message.
+ */
+export const RevokeScimTokenResponseSchema: GenMessage<RevokeScimTokenResponse> = /*@__PURE__*/
+  messageDesc(file_berth_iam_v2_identity_providers, 12);
+
+/**
+ * @generated from message berth.iam.v2.SetScimEnabledRequest
+ */
+export type SetScimEnabledRequest = Message<"berth.iam.v2.SetScimEnabledRequest"> & {
+  /**
+   * @generated from field: string identity_provider_uid = 1;
+   */
+  identityProviderUid: string;
+
+  /**
+   * @generated from field: bool enabled = 2;
+   */
+  enabled: boolean;
+
+  /**
+   * @generated from field: string etag = 3;
+   */
+  etag: string;
+};
+
+/**
+ * Describes the message berth.iam.v2.SetScimEnabledRequest.
+ * Use `create(SetScimEnabledRequestSchema)` to create a new message.
+ */
+export const SetScimEnabledRequestSchema: GenMessage<SetScimEnabledRequest> = /*@__PURE__*/
+  messageDesc(file_berth_iam_v2_identity_providers, 13);
+
+/**
+ * @generated from message berth.iam.v2.SetScimEnabledResponse
+ */
+export type SetScimEnabledResponse = Message<"berth.iam.v2.SetScimEnabledResponse"> & {
+  /**
+   * @generated from field: string identity_provider_uid = 1;
+   */
+  identityProviderUid: string;
+
+  /**
+   * @generated from field: bool enabled = 2;
+   */
+  enabled: boolean;
+
+  /**
+   * @generated from field: string etag = 3;
+   */
+  etag: string;
+};
+
+/**
+ * Describes the message berth.iam.v2.SetScimEnabledResponse.
+ * Use `create(SetScimEnabledResponseSchema)` to create a new message.
+ */
+export const SetScimEnabledResponseSchema: GenMessage<SetScimEnabledResponse> = /*@__PURE__*/
+  messageDesc(file_berth_iam_v2_identity_providers, 14);
+
+/**
  * External OpenID Connect providers people sign in through. A provider lives in
  * a group; what its users may do comes from its default role and from its
  * external group role mappings. Creating or changing one is a promise of future
@@ -339,6 +690,53 @@ export const IdentityProvidersService: GenService<{
     methodKind: "unary";
     input: typeof DeleteIdentityProviderRequestSchema;
     output: typeof EmptySchema;
+  },
+  /**
+   * Issues the provider's first SCIM bearer token (docs/scim.md): shown once in
+   * the response, stored only as its SHA-256. FAILED_PRECONDITION when the
+   * provider already has one (regenerate or revoke it). Expires in a year
+   * unless expire_time (at most two years out) or never_expires says otherwise.
+   *
+   * @generated from rpc berth.iam.v2.IdentityProvidersService.GenerateScimToken
+   */
+  generateScimToken: {
+    methodKind: "unary";
+    input: typeof GenerateScimTokenRequestSchema;
+    output: typeof GenerateScimTokenResponseSchema;
+  },
+  /**
+   * Replaces the token: the previous one keeps working for `overlap` (default
+   * 1h, at most 24h) so the client can be reconfigured. NOT_FOUND when the
+   * provider has no token; FAILED_PRECONDITION when etag is not the current one.
+   *
+   * @generated from rpc berth.iam.v2.IdentityProvidersService.RegenerateScimToken
+   */
+  regenerateScimToken: {
+    methodKind: "unary";
+    input: typeof RegenerateScimTokenRequestSchema;
+    output: typeof RegenerateScimTokenResponseSchema;
+  },
+  /**
+   * Removes the current token and any previous one still in its overlap; SCIM
+   * stays enabled or disabled as it was.
+   *
+   * @generated from rpc berth.iam.v2.IdentityProvidersService.RevokeScimToken
+   */
+  revokeScimToken: {
+    methodKind: "unary";
+    input: typeof RevokeScimTokenRequestSchema;
+    output: typeof RevokeScimTokenResponseSchema;
+  },
+  /**
+   * Turns the provider's SCIM endpoint on or off (off: every SCIM request is
+   * refused with 403). FAILED_PRECONDITION when etag is not the current one.
+   *
+   * @generated from rpc berth.iam.v2.IdentityProvidersService.SetScimEnabled
+   */
+  setScimEnabled: {
+    methodKind: "unary";
+    input: typeof SetScimEnabledRequestSchema;
+    output: typeof SetScimEnabledResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_berth_iam_v2_identity_providers, 0);

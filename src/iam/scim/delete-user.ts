@@ -1,0 +1,14 @@
+// DELETE /Users/{id} (RFC 7644 §3.6): the user, its memberships and its
+// identity go (scim-provisioning.ts); a later GET answers 404.
+import { transact } from '../../store/transact.js';
+import type { ScimContext } from './scim-context.js';
+import { scimNotFound } from './scim-errors.js';
+import { deactivateIdentity } from './scim-provisioning.js';
+
+export async function deleteUser(c: ScimContext, id: string): Promise<void> {
+  await transact(c.store, async (tx) => {
+    const gone = await tx.deleteFrom('scim_users').where('provider_uid', '=', c.provider.uid).where('id', '=', id).executeTakeFirst();
+    if (gone.numDeletedRows === 0n) throw scimNotFound('User', id);
+    await deactivateIdentity(tx, id);
+  });
+}
