@@ -23,6 +23,7 @@ import { discardUnreadBody } from '../http/unread-body.js';
 import { registerReflection } from './reflection-service.js';
 import { restPlugin } from './rest/rest-plugin.js';
 import { scimRoutes } from './scim/scim-routes.js';
+import { consoleRoutes } from './console-routes.js';
 import { normalizeError } from './normalize-error.js';
 import { guard } from './rpc-guard.js';
 import { healthz } from '../http/healthz.js';
@@ -140,6 +141,7 @@ export class ApiListener {
     await app.register(authRoutes, { issuer: runtime.issuer, exchange, login, logger, registry: runtime.registry, storage: runtime.storage });
     await app.register(scimRoutes, { store: runtime.store, publicUrl: runtime.url, logger, storage: runtime.storage });
     app.get('/healthz', healthz(runtime, logger));
+    await app.register(consoleRoutes, { logger });
     // Any other path, under any prefix or none: the structured 404, never the framework's own body.
     app.setNotFoundHandler((request, reply) => {
       const path = request.url.split('?')[0];
