@@ -71,7 +71,7 @@ export interface LoginSettings {
   pkceEnabled: boolean;
 }
 
-async function providerOf(deps: LoginDeps, uid: string): Promise<LoginProvider> {
+export async function providerOf(deps: LoginDeps, uid: string): Promise<LoginProvider> {
   if (!isValidUid(uid)) throw badExchangeRequest('identityProvider', 'identityProvider must be an identity provider uid');
   const provider = await deps.directory.provider(uid);
   if (!provider) throw loginProviderNotFound(uid);
@@ -83,9 +83,18 @@ export async function loginSettings(deps: LoginDeps, uid: string): Promise<Login
   return { identityProvider: p.uid, issuer: p.issuer, clientId: p.clientId, scopes: p.scopes, pkceEnabled: p.pkceEnabled };
 }
 
-/** The redirect URI must be a loopback one: this endpoint is for native clients (RFC 8252 section 7.3). */
-function loopbackRedirect(uri: string): boolean {
+/** Where the web console (served on the API's own origin) receives the provider's answer. */
+export function consoleCallback(audience: string): string {
+  return new URL('/ui/callback', audience).href;
+}
+
+/**
+ * The redirect URI: a loopback one for native clients (RFC 8252 section 7.3),
+ * or the web console's callback on Berth's own public URL — never another site.
+ */
+export function allowedRedirect(uri: string, audience: string): boolean {
   if (uri.length > MAX_REDIRECT_URI || !PRINTABLE.test(uri)) return false;
+  if (uri === consoleCallback(audience)) return true;
   try {
     const u = new URL(uri);
     return u.protocol === 'http:' && isLoopbackHost(u.hostname) && u.username === '' && u.password === '' && u.hash === '';
@@ -94,11 +103,13 @@ function loopbackRedirect(uri: string): boolean {
   }
 }
 
-function checkRequest(req: LoginRequest): void {
+export const REDIRECT_RULE = "an http URL on a loopback host, or the console's /ui/callback on Berth's public URL";
+
+function checkRequest(req: LoginRequest, audience: string): void {
   if (req.code === '' || req.code.length > MAX_CODE || !PRINTABLE.test(req.code))
     badField('code', `the authorization code: 1 to ${MAX_CODE} printable characters`);
   if (!CODE_VERIFIER.test(req.codeVerifier)) badField('codeVerifier', 'the PKCE code_verifier: 43 to 128 characters of [A-Za-z0-9._~-]');
-  if (!loopbackRedirect(req.redirectUri)) badField('redirectUri', 'the redirect_uri of the authorization request: an http URL on a loopback host');
+  if (!allowedRedirect(req.redirectUri, audience)) badField('redirectUri', `the redirect_uri of the authorization request: ${REDIRECT_RULE}`);
   if (req.nonce.length < 16 || req.nonce.length > MAX_NONCE || !PRINTABLE.test(req.nonce))
     badField('nonce', `the nonce of the authorization request: 16 to ${MAX_NONCE} printable characters`);
 }
@@ -108,29 +119,30 @@ function badField(field: string, description: string): never {
 }
 
 /**
- * The token endpoint of the provider's issuer, from its discovery document,
+ * An endpoint (token or authorization) of the provider's issuer, from its discovery document,
  * which must name that very issuer. It may be on another origin (Google's is),
  * but only where the outbound policy lets Berth go.
  */
-async function tokenEndpoint(deps: LoginDeps, issuer: string): Promise<URL> {
+export async function discoveredEndpoint(deps: LoginDeps, issuer: string, field: 'token_endpoint' | 'authorization_endpoint'): Promise<URL> {
   const policy = deps.externalIssuers.policy;
   const problem = issuerUrlProblem(issuer, policy);
   if (problem) throw loginProviderUnavailable(problem);
-  let doc: { issuer?: unknown; token_endpoint?: unknown } | null;
+  let doc: { issuer?: unknown; token_endpoint?: unknown; authorization_endpoint?: unknown } | null;
   try {
     doc = JSON.parse(Buffer.from(await boundedGet(discoveryUrl(issuer), DISCOVERY_BOUNDS, policy, { accept: 'application/json' })).toString('utf8'));
   } catch {
     throw loginProviderUnavailable('its discovery document cannot be read');
   }
   if (doc?.issuer !== issuer) throw loginProviderUnavailable("its discovery document names another issuer than the provider's");
-  if (typeof doc.token_endpoint !== 'string') throw loginProviderUnavailable('its discovery document has no token_endpoint');
+  const value = doc[field];
+  if (typeof value !== 'string') throw loginProviderUnavailable(`its discovery document has no ${field}`);
   let url: URL;
   try {
-    url = new URL(doc.token_endpoint);
+    url = new URL(value);
   } catch {
-    throw loginProviderUnavailable('its token_endpoint is not a URL');
+    throw loginProviderUnavailable(`its ${field} is not a URL`);
   }
-  const refused = outboundUrlProblem(url, policy, 'its token_endpoint');
+  const refused = outboundUrlProblem(url, policy, `its ${field}`);
   if (refused) throw loginProviderUnavailable(refused);
   return url;
 }
@@ -139,7 +151,7 @@ async function tokenEndpoint(deps: LoginDeps, issuer: string): Promise<URL> {
 async function redeem(deps: LoginDeps, provider: LoginProvider, req: LoginRequest): Promise<string> {
   const secret = await deps.directory.clientSecret(provider.uid);
   if (secret === undefined) throw loginSecretSealed(provider.uid);
-  const endpoint = await tokenEndpoint(deps, provider.issuer);
+  const endpoint = await discoveredEndpoint(deps, provider.issuer, 'token_endpoint');
   const form = new URLSearchParams({
     grant_type: 'authorization_code',
     code: req.code,
@@ -212,7 +224,7 @@ function nameOf(payload: JWTPayload, email: string | undefined): string {
 
 export async function login(deps: LoginDeps, req: LoginRequest): Promise<LoginResult> {
   if (!isValidUid(req.identityProvider)) badField('identityProvider', 'identityProvider must be an identity provider uid');
-  checkRequest(req);
+  checkRequest(req, deps.audience);
   const provider = await providerOf(deps, req.identityProvider);
   const idToken = await redeem(deps, provider, req);
   const payload = await verifyIdToken(deps, provider, idToken, req.nonce);

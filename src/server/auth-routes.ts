@@ -1,6 +1,7 @@
 // The issuer's HTTP surface: OIDC discovery, JWKS, the token exchange, the
 // refresh-token rotation and human sign in through an identity provider
-// (/sts/login_settings, /sts/login: provider-login.ts).
+// (/sts/login_settings, /sts/login: provider-login.ts; /sts/login_authorize
+// for the web console: provider-authorize.ts).
 // Discovery also names the registry (berth_registry_url, and its token
 // audience berth_registry_audience) when one runs, so the CLI can mint
 // registry tokens and configure docker without being told the host.
@@ -10,6 +11,7 @@ import type { Issuer } from '../auth/issuer.js';
 import type { RegistryLocation } from '../runtime/runtime.js';
 import { STS_DOMAIN } from '../auth/errors.js';
 import { login, loginSettings, type LoginDeps } from '../auth/provider-login.js';
+import { authorizationUrl } from '../auth/provider-authorize.js';
 import { exchange, exchangeRefreshToken, type ExchangeDeps } from '../auth/sts-exchange.js';
 import { errorResponse } from './error-body.js';
 import { normalizeError } from './normalize-error.js';
@@ -79,6 +81,22 @@ export async function authRoutes(
       return reply.send(await loginSettings(opts.login, p.get('identityProvider') ?? ''));
     } catch (err) {
       return failed(reply, err, '/sts/login_settings');
+    }
+  });
+  // The provider's authorization URL for a browser (the web console), built from its discovery document.
+  app.get('/sts/login_authorize', async (req, reply) => {
+    try {
+      const p = params(req);
+      const url = await authorizationUrl(opts.login, {
+        identityProvider: p.get('identityProvider') ?? '',
+        redirectUri: p.get('redirectUri') ?? '',
+        state: p.get('state') ?? '',
+        nonce: p.get('nonce') ?? '',
+        codeChallenge: p.get('codeChallenge') ?? '',
+      });
+      return reply.header('cache-control', 'no-store').send({ authorizationUrl: url });
+    } catch (err) {
+      return failed(reply, err, '/sts/login_authorize');
     }
   });
   // The code of that flow, its code_verifier, redirect_uri and nonce: Berth redeems it and signs the user in.

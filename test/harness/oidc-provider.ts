@@ -52,8 +52,11 @@ interface OidcProvider {
   Grant: new (o: { accountId: string; clientId: string }) => { addOIDCScope(scope: string): void; save(): Promise<string> };
 }
 
-/** `issuer`: what the provider calls itself, when it should not be its own URL (an issuer mismatch). */
-export async function startOidcProvider(opts: { issuer?: (url: string) => string } = {}): Promise<RealProvider> {
+/**
+ * `issuer`: what the provider calls itself, when it should not be its own URL (an issuer mismatch);
+ * `redirectUris`: more redirect URIs for the client (the web console's callback).
+ */
+export async function startOidcProvider(opts: { issuer?: (url: string) => string; redirectUris?: string[] } = {}): Promise<RealProvider> {
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
   const kid = `k-${Math.random().toString(16).slice(2)}`;
   const privateJwk = { ...(await exportJWK(privateKey)), kid, alg: 'RS256', use: 'sig' };
@@ -72,7 +75,7 @@ export async function startOidcProvider(opts: { issuer?: (url: string) => string
         client_id: CLIENT_ID,
         client_secret: clientSecret,
         application_type: 'native',
-        redirect_uris: ['http://127.0.0.1/callback'],
+        redirect_uris: ['http://127.0.0.1/callback', ...(opts.redirectUris ?? [])],
         token_endpoint_auth_method: 'client_secret_post',
         grant_types: ['authorization_code'],
         response_types: ['code'],

@@ -9,7 +9,8 @@ import { currentToken, setToken } from './session.js';
 
 export function SignIn() {
   const [token, setValue] = useState('');
-  const [provider, setProvider] = useState('');
+  // An operator may link to /ui/?identityProvider=<uid> so people need not know the uid.
+  const [provider, setProvider] = useState(new URLSearchParams(location.search).get('identityProvider') ?? '');
   const [error, setError] = useState<unknown>();
   const useToken = async (e: Event) => {
     e.preventDefault();
