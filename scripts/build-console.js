@@ -23,7 +23,8 @@ function newest(dir) {
 }
 
 export async function buildConsole() {
-  const sources = Math.max(newest(web), statSync(fileURLToPath(import.meta.url)).mtimeMs);
+  // web/, this script and the lock file (a new Vite or Preact) decide whether the bundle is stale.
+  const sources = Math.max(newest(web), statSync(fileURLToPath(import.meta.url)).mtimeMs, statSync(join(root, 'package-lock.json')).mtimeMs);
   if (existsSync(stamp) && statSync(stamp).mtimeMs >= sources) return 0;
   const tsc = spawnSync(join(root, 'node_modules', '.bin', 'tsc'), ['-p', join(web, 'tsconfig.json')], { cwd: root, stdio: 'inherit' });
   if (tsc.status !== 0) return tsc.status ?? 1;

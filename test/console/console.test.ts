@@ -133,7 +133,7 @@ describe('web console', { skip: chromiumMissing || skopeoMissing }, () => {
     await checkPage('image');
   });
 
-  it('creates and deletes a role binding', async () => {
+  it('creates and deletes a role binding, and creates an invite', async () => {
     await page().getByRole('link', { name: 'Access' }).click();
     await page().getByRole('heading', { name: 'Role bindings' }).waitFor();
     await page()
@@ -153,9 +153,17 @@ describe('web console', { skip: chromiumMissing || skopeoMissing }, () => {
       listed.json.roleBindings.some((b: { role: { name: string } }) => b.role.name === 'registry.pull'),
       listed.text,
     );
-    await checkPage('access');
     await remove.click();
     await remove.waitFor({ state: 'detached' });
+    const invite = page().getByRole('form', { name: 'New invite' });
+    await invite.getByLabel('Role').selectOption({ label: 'viewer' });
+    await invite.getByRole('button', { name: 'Create invite' }).click();
+    await page()
+      .getByRole('status')
+      .getByText(/Invite code/)
+      .waitFor();
+    await page().getByText(/· expires 20\d\d-/).waitFor(); // the new invite, listed
+    await checkPage('access');
   });
 
   it('lists event subscriptions with their delivery log and redelivers', async () => {

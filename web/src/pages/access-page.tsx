@@ -3,6 +3,7 @@
 // shown) and the group's invites.
 import { useState } from 'preact/hooks';
 import { api, uidPath } from '../api.js';
+import { CopyButton } from '../copy-button.js';
 import { ErrorMessage } from '../error-message.js';
 import { when } from '../format.js';
 import { usePagedList } from '../paged-list.js';
@@ -69,6 +70,8 @@ export function AccessPage({ scope, setScope }: { scope: string; setScope: (uid:
   const [role, setRole] = useState('');
   const [inviteRole, setInviteRole] = useState('');
   const [email, setEmail] = useState('');
+  // The invite's code is shown once, at creation (the API never answers it again).
+  const [code, setCode] = useState('');
   const [bind, bindError] = useAction(bindings.reload);
   const [invite, inviteError] = useAction(invites.reload);
   return (
@@ -166,7 +169,9 @@ export function AccessPage({ scope, setScope }: { scope: string; setScope: (uid:
         aria-label="New invite"
         onSubmit={(e) => {
           e.preventDefault();
-          void invite(() => api('POST', `/iam/v2/groupInvites/${uidPath(group)}`, { roleUid: inviteRole, email }));
+          void invite(async () =>
+            setCode((await api<{ code: string }>('POST', `/iam/v2/groupInvites/${uidPath(group)}`, { roleUid: inviteRole, email })).code),
+          );
         }}
       >
         <Select label="Role" items={roles.items} value={inviteRole} onChange={setInviteRole} />
@@ -177,6 +182,11 @@ export function AccessPage({ scope, setScope }: { scope: string; setScope: (uid:
         <button type="submit">Create invite</button>
       </form>
       <ErrorMessage error={inviteError} />
+      {code ? (
+        <p role="status">
+          Invite code (shown once): <code class="digest">{code}</code> <CopyButton text={code} label="Copy the invite code" />
+        </p>
+      ) : null}
     </section>
   );
 }
