@@ -84,6 +84,22 @@ describe('web console', { skip: chromiumMissing || skopeoMissing }, () => {
     await page().getByRole('button', { name: 'Create', exact: true }).click();
     await page().getByRole('link', { name: 'team-a' }).waitFor();
     await checkPage('organizations');
+    const teamRow = page()
+      .locator('.group-row')
+      .filter({ has: page().getByRole('link', { name: 'team-a' }) });
+    await teamRow.getByRole('button', { name: 'Rename' }).click();
+    await page().getByLabel('New name of team-a').fill('team-b');
+    await page().getByRole('button', { name: 'Rename', exact: true }).last().click();
+    await page().getByRole('link', { name: 'team-b' }).waitFor();
+    page().once('dialog', (d) => void d.accept());
+    await page()
+      .locator('.group-row')
+      .filter({ has: page().getByRole('link', { name: 'team-b' }) })
+      .getByRole('button', { name: 'Delete' })
+      .click();
+    await page().getByRole('link', { name: 'team-b' }).waitFor({ state: 'detached' });
+    const left = await rest(berth.url, 'GET', `/iam/v2/groups?uidp.childrenOf=${berth.orgUid}`, { token });
+    assert.deepEqual(left.json.groups, [], left.text);
   });
 
   it('creates a repository in a group and finds it by name', async () => {
@@ -162,7 +178,9 @@ describe('web console', { skip: chromiumMissing || skopeoMissing }, () => {
       .getByRole('status')
       .getByText(/Invite code/)
       .waitFor();
-    await page().getByText(/· expires 20\d\d-/).waitFor(); // the new invite, listed
+    await page()
+      .getByText(/· expires 20\d\d-/)
+      .waitFor(); // the new invite, listed
     await checkPage('access');
   });
 
@@ -215,6 +233,12 @@ describe('web console', { skip: chromiumMissing || skopeoMissing }, () => {
     await page().keyboard.press('Enter');
     await page().getByRole('heading', { name: 'Organizations' }).waitFor();
     await page().setViewportSize({ width: 1280, height: 800 });
+  });
+
+  it('returns to the sign-in page when the token is refused', async () => {
+    await page().evaluate("sessionStorage.setItem('berth.token', 'not-a-token')");
+    await page().goto(`${berth.url}/ui/advisories`);
+    await page().getByRole('heading', { name: 'Sign in to Berth' }).waitFor();
   });
 
   it('made no request off the origin', () => {

@@ -1,7 +1,7 @@
 // The console's only way to the server: the public REST API on this origin,
 // with the session token as a Bearer credential. A failure carries the API's
 // own message (AIP-193 body), which the pages show as is.
-import { currentToken } from './session.js';
+import { currentToken, setToken } from './session.js';
 
 export class ApiError extends Error {
   constructor(
@@ -39,6 +39,8 @@ export async function api<T = Record<string, unknown>>(method: string, path: str
   } catch {
     json = undefined;
   }
+  // An expired or revoked token ends the session: back to the sign-in page.
+  if (res.status === 401 && token && token === currentToken()) setToken('');
   if (!res.ok) {
     const message = (json as { message?: unknown } | undefined)?.message;
     throw new ApiError(res.status, typeof message === 'string' && message ? message : `HTTP ${res.status}`);
