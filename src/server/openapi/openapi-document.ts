@@ -13,6 +13,7 @@ import { DISCOVERY_TAG, HTTP_PATHS, SERVER_TAG, STS_TAG, UNDESCRIBED_ROUTES } fr
 import { applyExamples } from './operation-examples.js';
 import { openApiPath, operationOf, tokenUse } from './openapi-operations.js';
 import { SchemaSet } from './openapi-schemas.js';
+import type { ProtoComments } from './proto-comments.js';
 
 export const ALIAS_TAG = 'v2beta1 aliases';
 
@@ -73,10 +74,10 @@ function pathKeys(paths: readonly string[]): Map<string, string> {
   return out;
 }
 
-export function openApiDocument(documented: readonly DocumentedService[], version: string): JsonObject {
+export function openApiDocument(documented: readonly DocumentedService[], version: string, comments: ProtoComments = new Map()): JsonObject {
   const services = documented.map((d) => d.service);
   const byFlag = new Set(documented.filter((d) => d.tokenByFlag).map((d) => d.service));
-  const schemas = new SchemaSet();
+  const schemas = new SchemaSet(comments);
   const paths: Record<string, JsonObject> = {};
   const ids = new Set<string>();
   const entries: Array<{ route: RestRoute; path: string; alias?: string }> = [];
@@ -110,7 +111,7 @@ export function openApiDocument(documented: readonly DocumentedService[], versio
       ...services.map((s) => ({
         name: s.typeName,
         'x-displayName': `${s.typeName.split('.')[1]} · ${s.name}`,
-        description: `gRPC service \`${s.typeName}\`.`,
+        description: [comments.get(s.typeName), `gRPC service \`${s.typeName}\`.`].filter((t) => t).join('\n\n'),
       })),
       { name: STS_TAG, description: 'Tokens: exchange, refresh, sign in through an identity provider, sign out.' },
       { name: DISCOVERY_TAG, description: 'Berth is an OpenID Connect issuer.' },

@@ -61,12 +61,14 @@ function queryParameters(schemas: SchemaSet, desc: DescMessage, prefix: string, 
     }
     if (!schema) continue;
     const param: JsonObject = { name, in: 'query', schema };
+    const comment = schemas.comments.get(`${desc.typeName}.${f.name}`);
+    if (comment) param.description = comment;
     if (schema.type === 'array') {
       param.style = 'form';
       param.explode = true;
     }
     if (f.fieldKind === 'list' && f.listKind === 'message') {
-      param.description = `${f.message.name} as text or as a JSON object; repeat the parameter for several`;
+      param.description = [comment, `${f.message.name} as text or as a JSON object; repeat the parameter for several.`].filter((t) => t).join('\n\n');
     }
     out.push(param);
   }
@@ -96,8 +98,9 @@ function requestBody(schemas: SchemaSet, route: RestRoute, pathFields: Set<strin
   return { content: { 'application/json': { schema } } };
 }
 
-function describe(service: DescService, method: DescMethod, token: TokenUse): string {
-  const lines = [`gRPC, Connect and gRPC-Web: \`/${service.typeName}/${method.name}\`.`];
+function describe(schemas: SchemaSet, service: DescService, method: DescMethod, token: TokenUse): string {
+  const comment = schemas.comments.get(`${service.typeName}.${method.name}`);
+  const lines = [...(comment ? [comment] : []), `gRPC, Connect and gRPC-Web: \`/${service.typeName}/${method.name}\`.`];
   const rule = hasOption(method, iam) ? getOption(method, iam) : undefined;
   if (rule?.mode.case === 'enabled') {
     const caps = rule.mode.value.capabilities.map((c) => `\`${CapabilitySchema.value[c]?.name ?? c}\``);
@@ -158,7 +161,7 @@ export function operationOf(schemas: SchemaSet, route: RestRoute, pathNames: str
   const op: JsonObject = {
     operationId: `${service.typeName}.${method.name}`,
     summary: method.name,
-    description: describe(service, method, token),
+    description: describe(schemas, service, method, token),
     tags: [service.typeName],
     security: SECURITY[token],
   };

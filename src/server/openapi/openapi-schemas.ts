@@ -8,6 +8,7 @@
 import type { DescEnum, DescField, DescMessage, JsonObject } from '@bufbuild/protobuf';
 import { getOption, hasOption, ScalarType } from '@bufbuild/protobuf';
 import { field_behavior, FieldBehavior } from '../../gen/google/api/field_behavior_pb.js';
+import type { ProtoComments } from './proto-comments.js';
 
 const INT64 = new Set([ScalarType.INT64, ScalarType.UINT64, ScalarType.SINT64, ScalarType.FIXED64, ScalarType.SFIXED64]);
 const UNSIGNED = new Set([ScalarType.UINT32, ScalarType.FIXED32, ScalarType.UINT64, ScalarType.FIXED64]);
@@ -61,14 +62,25 @@ export function schemaName(desc: DescMessage | DescEnum): string {
   return desc.typeName;
 }
 
-export function enumSchema(e: DescEnum): JsonObject {
+export function enumSchema(e: DescEnum, comments: ProtoComments): JsonObject {
   if (e.typeName === 'google.protobuf.NullValue') return { type: 'null' };
-  return { type: 'string', enum: e.values.map((v) => v.name), description: 'By name (a number is accepted on input).' };
+  const described = e.values.filter((v) => comments.has(`${e.typeName}.${v.name}`)).map((v) => `- \`${v.name}\`: ${comments.get(`${e.typeName}.${v.name}`)}`);
+  const text = [comments.get(e.typeName), 'By name (a number is accepted on input).', described.join('\n')].filter((t) => t).join('\n\n');
+  return { type: 'string', enum: e.values.map((v) => v.name), description: text };
+}
+
+/** Sentences joined as one description, or none. */
+function joined(...parts: Array<string | undefined>): string | undefined {
+  const text = parts.filter((p) => p).join('\n\n');
+  return text === '' ? undefined : text;
 }
 
 /** Collects the schemas a document references, each message and enum once. */
 export class SchemaSet {
   readonly schemas: Record<string, JsonObject> = {};
+
+  /** `comments`: the protos' comments by full name, for descriptions. */
+  constructor(readonly comments: ProtoComments = new Map()) {}
 
   /** A schema for a message: inlined for well-known types, else a $ref (the message added to the set). */
   message(desc: DescMessage): JsonObject {
@@ -84,7 +96,7 @@ export class SchemaSet {
 
   enum(desc: DescEnum): JsonObject {
     const name = schemaName(desc);
-    if (!(name in this.schemas)) this.schemas[name] = enumSchema(desc);
+    if (!(name in this.schemas)) this.schemas[name] = enumSchema(desc, this.comments);
     return { $ref: `#/components/schemas/${name}` };
   }
 
@@ -105,7 +117,11 @@ export class SchemaSet {
     // A $ref with siblings is valid in 3.1; readOnly/writeOnly tell request from response fields.
     if (behaviors.includes(FieldBehavior.OUTPUT_ONLY)) schema.readOnly = true;
     if (behaviors.includes(FieldBehavior.INPUT_ONLY)) schema.writeOnly = true;
-    if (behaviors.includes(FieldBehavior.IMMUTABLE)) schema.description = 'Set on create only.';
+    const description = joined(
+      this.comments.get(`${f.parent.typeName}.${f.name}`),
+      behaviors.includes(FieldBehavior.IMMUTABLE) ? 'Set on create only.' : undefined,
+    );
+    if (description) schema.description = description;
     return schema;
   }
 
@@ -126,10 +142,13 @@ export class SchemaSet {
       const names = oneof.fields.map((f) => f.jsonName);
       for (const n of names) dependent[n] = { not: { anyOf: names.filter((o) => o !== n).map((o) => ({ required: [o] })) } };
     }
+    let oneofs: string | undefined;
     if (Object.keys(dependent).length > 0) {
       out.dependentSchemas = dependent;
-      out.description = `At most one of each group: ${groups.map((o) => o.fields.map((f) => `\`${f.jsonName}\``).join(', ')).join('; ')}.`;
+      oneofs = `At most one of each group: ${groups.map((o) => o.fields.map((f) => `\`${f.jsonName}\``).join(', ')).join('; ')}.`;
     }
+    const description = joined(this.comments.get(desc.typeName), oneofs);
+    if (description) out.description = description;
     return out;
   }
 }
