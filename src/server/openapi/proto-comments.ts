@@ -10,9 +10,17 @@ import { type DescriptorProto, type EnumDescriptorProto, FileDescriptorSetSchema
 
 export type ProtoComments = ReadonlyMap<string, string>;
 
+/** OpenAPI descriptions are CommonMark: "<name>" outside a code span would be taken for an HTML tag. */
+function escapeAngles(text: string): string {
+  return text
+    .split('`')
+    .map((part, i) => (i % 2 === 0 ? part.replace(/</g, '\\<') : part))
+    .join('`');
+}
+
 /** A comment as prose: one paragraph per blank line, lines joined. */
 function prose(text: string): string {
-  return text
+  return escapeAngles(text)
     .split(/\n\s*\n/)
     .map((p) =>
       p
