@@ -74,26 +74,36 @@ function queryParameters(schemas: SchemaSet, desc: DescMessage, prefix: string, 
   }
 }
 
+/** A message's schema inlined less some properties, and without `required` when `partial`. */
+function trimmed(schemas: SchemaSet, desc: DescMessage, drop: Set<string>, partial: boolean): JsonObject {
+  schemas.message(desc);
+  const whole = schemas.schemas[desc.typeName] as JsonObject;
+  const properties = Object.fromEntries(Object.entries(whole.properties as JsonObject).filter(([k]) => !drop.has(k)));
+  const out: JsonObject = { type: 'object', title: whole.title as string, properties };
+  const required = partial ? [] : ((whole.required as string[] | undefined) ?? []).filter((k) => !drop.has(k));
+  if (required.length > 0) out.required = required;
+  if (whole.dependentSchemas) out.dependentSchemas = whole.dependentSchemas;
+  if (whole.description) out.description = whole.description;
+  return out;
+}
+
 function requestBody(schemas: SchemaSet, route: RestRoute, pathFields: Set<string>): JsonObject | undefined {
   const input = route.method.input;
+  // A PATCH body changes the fields it holds (or those of the update mask): none is required.
+  const partial = route.httpMethod === 'PATCH';
   let schema: JsonObject;
   if (route.body === '') return undefined;
   if (route.body === '*') {
-    const ref = schemas.message(input);
+    // The whole request less its path fields, which the path sets.
     const top = [...pathFields].filter((p) => !p.includes('.'));
-    if (top.length === 0) schema = ref;
-    else {
-      // The whole request less its path fields, which the path sets.
-      const whole = schemas.schemas[input.typeName] as JsonObject;
-      const drop = new Set(top.map((p) => input.fields.find((f) => f.name === p)?.jsonName));
-      const properties = Object.fromEntries(Object.entries(whole.properties as JsonObject).filter(([k]) => !drop.has(k)));
-      schema = { type: 'object', properties };
-      const required = ((whole.required as string[] | undefined) ?? []).filter((k) => !drop.has(k));
-      if (required.length > 0) schema.required = required;
-    }
+    const drop = new Set(top.map((p) => input.fields.find((f) => f.name === p)?.jsonName ?? p));
+    schema = top.length === 0 && !partial ? schemas.message(input) : trimmed(schemas, input, drop, partial);
   } else {
     const f = input.fields.find((x) => x.name === route.body) as DescField;
-    schema = schemas.field(f);
+    schema =
+      partial && f.fieldKind === 'message' && !f.message.typeName.startsWith('google.protobuf.')
+        ? trimmed(schemas, f.message, new Set(), true)
+        : schemas.field(f);
   }
   return { content: { 'application/json': { schema } } };
 }

@@ -8,6 +8,7 @@
 import type { DescEnum, DescField, DescMessage, JsonObject } from '@bufbuild/protobuf';
 import { getOption, hasOption, ScalarType } from '@bufbuild/protobuf';
 import { field_behavior, FieldBehavior } from '../../gen/google/api/field_behavior_pb.js';
+import { isCapabilityField } from '../rest/capability-json.js';
 import type { ProtoComments } from './proto-comments.js';
 
 const INT64 = new Set([ScalarType.INT64, ScalarType.UINT64, ScalarType.SINT64, ScalarType.FIXED64, ScalarType.SFIXED64]);
@@ -120,6 +121,7 @@ export class SchemaSet {
     const description = joined(
       this.comments.get(`${f.parent.typeName}.${f.name}`),
       behaviors.includes(FieldBehavior.IMMUTABLE) ? 'Set on create only.' : undefined,
+      isCapabilityField(f) ? 'REST requests may also name a capability by its friendly name (`repo.list`).' : undefined,
     );
     if (description) schema.description = description;
     return schema;
