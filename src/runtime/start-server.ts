@@ -12,7 +12,7 @@ import { REGISTRY_REQUEST_TIMEOUT_MS } from '../oci/registry-config.js';
 import { RegistryListener } from '../oci/registry-listener.js';
 import { registryBlobRoot } from '../registry/blobs/fs-blob-layout.js';
 import { FsBlobStore } from '../registry/blobs/fs-blob-store.js';
-import { ApiListener } from '../server/api-listener.js';
+import { ApiListener, type ServedRoute } from '../server/api-listener.js';
 import { DEFAULT_LIMITS, type ConnectionLimits } from '../http/connection-limits.js';
 import type { EventSettings } from '../events/event-settings.js';
 import { DeliveryWorker } from '../events/delivery-worker/delivery-worker.js';
@@ -74,6 +74,8 @@ export interface RunningServer {
   registryListenUrl?: string;
   store: Store;
   firstStart?: FirstStartResult;
+  /** Every HTTP route the API listener's Fastify serves (what test/api/openapi.test.ts holds the OpenAPI document to). */
+  apiRoutes: readonly ServedRoute[];
   close(): Promise<void>;
 }
 
@@ -153,6 +155,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     registryListenUrl: reg?.listenUrl,
     store,
     firstStart: rt.firstStart,
+    apiRoutes: listener.routes,
     async close() {
       if (closed) return;
       closed = true;

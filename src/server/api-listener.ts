@@ -22,6 +22,7 @@ import { listen, type Listener } from '../http/listener.js';
 import { discardUnreadBody } from '../http/unread-body.js';
 import { registerReflection } from './reflection-service.js';
 import { restPlugin } from './rest/rest-plugin.js';
+import { referenceRoutes } from './openapi/reference-routes.js';
 import { scimRoutes } from './scim/scim-routes.js';
 import { consoleRoutes } from './console-routes.js';
 import { normalizeError } from './normalize-error.js';
@@ -41,6 +42,12 @@ export interface ApiListenerOptions {
 
 type RawHandler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 
+/** A route Fastify serves: its method and URL pattern as registered. */
+export interface ServedRoute {
+  method: string;
+  url: string;
+}
+
 /** The structured UNAVAILABLE answered while the server starts. */
 export function startingResponse(pathname: string): { status: number; headers: Record<string, string>; body: string } {
   const { status, body, headers } = errorResponse(starting(errorDomainOfPath(pathname)), errorDomainOfPath(pathname));
@@ -50,6 +57,7 @@ export function startingResponse(pathname: string): { status: number; headers: R
 export class ApiListener {
   private app?: FastifyInstance;
   private handler?: RawHandler;
+  private readonly served: ServedRoute[] = [];
 
   private constructor(
     private readonly opts: ApiListenerOptions,
@@ -79,6 +87,11 @@ export class ApiListener {
     return `http://${host}:${this.listener.address.port}`;
   }
 
+  /** Every route registered on the Fastify app (Connect's, the REST prefixes, the plain routes). */
+  get routes(): readonly ServedRoute[] {
+    return this.served;
+  }
+
   /** Serves the runtime's services, discovery, token exchange and health; until then requests get 503. */
   async attach(runtime: Runtime): Promise<void> {
     const bodyLimit = this.opts.bodyLimit ?? 2 * 1024 * 1024;
@@ -98,6 +111,9 @@ export class ApiListener {
         fastifyHandler = handler as RawHandler; // handed requests only once the app is ready
         return this.h1;
       },
+    });
+    app.addHook('onRoute', (r) => {
+      for (const method of [r.method].flat()) this.served.push({ method, url: r.url ?? '' });
     });
     const guardDeps = { authenticator: runtime.authenticator([runtime.url]), logger, storage: runtime.storage };
     const services = SERVICES.map((s) => ({
@@ -142,6 +158,7 @@ export class ApiListener {
     await app.register(scimRoutes, { store: runtime.store, publicUrl: runtime.url, logger, storage: runtime.storage });
     app.get('/healthz', healthz(runtime, logger));
     await app.register(consoleRoutes, { logger });
+    await app.register(referenceRoutes);
     // Any other path, under any prefix or none: the structured 404, never the framework's own body.
     app.setNotFoundHandler((request, reply) => {
       const path = request.url.split('?')[0];

@@ -30,6 +30,8 @@ function bindingsOf(rule: HttpRule): Array<{ httpMethod: string; path: string; b
 
 export class RouteTable {
   private readonly byMethod = new Map<string, RestRoute[]>();
+  /** Every route, in the order of the services, their methods and bindings (the OpenAPI document's order). */
+  readonly routes: readonly RestRoute[] = [];
 
   constructor(services: readonly DescService[]) {
     for (const service of services) {
@@ -37,6 +39,7 @@ export class RouteTable {
         if (method.methodKind !== 'unary' || !hasOption(method, http)) continue;
         for (const b of bindingsOf(getOption(method, http))) {
           const route: RestRoute = { httpMethod: b.httpMethod, template: parseTemplate(b.path), body: b.body, service, method };
+          (this.routes as RestRoute[]).push(route);
           const list = this.byMethod.get(b.httpMethod) ?? [];
           list.push(route);
           this.byMethod.set(b.httpMethod, list);
@@ -68,6 +71,11 @@ export class RouteTable {
     }
     return undefined;
   }
+}
+
+/** The alias a v2 route is also served under ("/iam/v2/…" → "/iam/v2beta1/…"); undefined for other versions. */
+export function v2beta1Alias(path: string): string | undefined {
+  return /^\/[^/]+\/v2(?=[/:]|$)/.test(path) ? path.replace(/^(\/[^/]+\/)v2/, '$1v2beta1') : undefined;
 }
 
 /** "/a/b/c:verb" → segments [a,b,c] and verb; "/x/v2beta1/…" is served as "/x/v2/…". */
