@@ -9,10 +9,22 @@ export const STS_TAG = 'Tokens (STS)';
 export const DISCOVERY_TAG = 'OpenID discovery';
 export const SERVER_TAG = 'Server';
 
-/** Routes served but not described here, with where they are described instead. */
+/** Routes served but not described here, with where they are described instead; a url ending in `/*` names every path under it. */
 export const UNDESCRIBED_ROUTES: ReadonlyArray<{ method: string; url: string; why: string }> = [
   { method: '*', url: '/scim/v2/*', why: 'the SCIM 2.0 server: its own protocol (RFC 7644), authenticated by a provider SCIM token (docs/scim.md)' },
+  { method: 'GET', url: '/', why: 'the web console (docs/console.md): its page' },
+  { method: 'GET', url: '/ui', why: 'the web console: its client routes answer its page' },
+  { method: 'GET', url: '/ui/*', why: 'the web console: its client routes answer its page' },
+  { method: 'GET', url: '/assets/*', why: "the web console's scripts and styles" },
+  { method: 'GET', url: '/favicon.svg', why: "the web console's icon" },
 ];
+
+/** Whether a served route is one of UNDESCRIBED_ROUTES. */
+export function undescribed(method: string, url: string): boolean {
+  return UNDESCRIBED_ROUTES.some(
+    (u) => (u.method === '*' || u.method === method) && (u.url === url || (u.url.endsWith('/*') && url.startsWith(u.url.slice(0, -1)))),
+  );
+}
 
 const str = { type: 'string' };
 const strings = { type: 'array', items: str };
@@ -95,6 +107,24 @@ export const HTTP_PATHS: Readonly<Record<string, JsonObject>> = {
         '200': json({ type: 'object', additionalProperties: true }, "The provider's issuer, client id and scopes (never its secret)"),
         default: error,
       },
+    },
+  },
+  '/sts/login_authorize': {
+    get: {
+      operationId: 'sts.loginAuthorize',
+      summary: "An identity provider's authorization URL for a browser",
+      description:
+        "Berth reads the provider's discovery document and answers the URL to send the browser to (the web console's sign in). The redirect URI must be a loopback address or the console's own callback.",
+      tags: [STS_TAG],
+      security: [],
+      parameters: [
+        query('identityProvider', str, 'The identity provider (a uid).'),
+        query('redirectUri', str, 'Where the provider sends the browser back: loopback, or `<public URL>/ui/callback`.'),
+        query('state', str, 'Opaque state, returned by the provider.'),
+        query('nonce', str, 'The nonce the ID token must carry.'),
+        query('codeChallenge', str, 'The PKCE S256 code challenge.'),
+      ],
+      responses: { '200': json({ type: 'object', properties: { authorizationUrl: str } }, 'The URL to send the browser to'), default: error },
     },
   },
   '/sts/login': {
