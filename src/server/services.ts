@@ -47,6 +47,10 @@ import { vulnReportsV1Service } from '../scanning/vuln-reports-v1/service.js';
 import { sbomV1Methods } from '../scanning/sbom-v1/service.js';
 import { vulnReportV1Methods } from '../scanning/report-v1/service.js';
 import type { ServiceDeps } from '../runtime/service-deps.js';
+import { ArtifactsService } from '../gen/berth/libraries/v2/artifacts_pb.js';
+import { Artifacts as ArtifactsV1Service } from '../gen/berth/libraries/v1/artifacts_pb.js';
+import { artifactsService } from '../libraries/artifacts/service.js';
+import { artifactsV1Service } from '../libraries/artifacts-v1/service.js';
 import { SecurityAdvisoryService } from '../gen/berth/advisory/v2/advisory_pb.js';
 import { securityAdvisoryService } from '../vulnerabilities/feed/service.js';
 import { SecurityAdvisoryService as SecurityAdvisoryV1Service } from '../gen/berth/advisory/v1/advisory_pb.js';
@@ -97,4 +101,6 @@ export const SERVICES: readonly ServiceEntry[] = [
     (deps) => ({ requireToken: deps.feedRequiresAuth }),
   ),
   entry(SecurityAdvisoryV1Service, resolvedVulnsV1Service),
+  entry(ArtifactsService, artifactsService),
+  entry(ArtifactsV1Service, artifactsV1Service),
 ];

@@ -1,0 +1,41 @@
+// The catalogue rows of one artifact id among those the caller reads: one per
+// visible catalogue that holds it (usually one). Checked before any version is
+// read, so an artifact of another organization answers as one that does not exist.
+import type { HandlerContext } from '@connectrpc/connect';
+import type { FieldViolation } from '../../core/api-error.js';
+import type { Executor } from '../../store/transact.js';
+import { split } from '../../list/conditions.js';
+import { badLibrariesRequest } from '../errors.js';
+import { visibleCatalogues } from './visible-catalogues.js';
+
+export const MAX_ARTIFACT_ID = 512;
+
+export interface ArtifactKeys {
+  /** artifact key → its name and ecosystem. */
+  rows: Map<string, { name: string; ecosystem: string }>;
+  visibleKey: readonly string[];
+}
+
+export function artifactIdViolations(id: string, field: string): FieldViolation[] {
+  if (id === '') return [{ field, description: 'an artifact id is required' }];
+  if (id.length > MAX_ARTIFACT_ID) return [{ field, description: `at most ${MAX_ARTIFACT_ID} characters` }];
+  if (id.includes('/') || id.includes(' ')) return [{ field, description: 'an artifact id is one path segment without spaces, such as pypi:flask' }];
+  return [];
+}
+
+export async function visibleArtifact(db: Executor, ctx: HandlerContext, id: string, field: string): Promise<ArtifactKeys> {
+  const violations = artifactIdViolations(id, field);
+  if (violations.length > 0) throw badLibrariesRequest(violations);
+  const visible = await visibleCatalogues(ctx);
+  const rows = await db
+    .selectFrom('library_artifacts')
+    .select(['key', 'name', 'ecosystem'])
+    .where('uid', '=', id)
+    .where((eb) => {
+      const [[cond, values]] = split([visible.condition], visible.condition.values);
+      return cond.where(eb, values);
+    })
+    .orderBy('key')
+    .execute();
+  return { rows: new Map(rows.map((r) => [r.key, { name: r.name, ecosystem: r.ecosystem }])), visibleKey: visible.key };
+}
