@@ -17,7 +17,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   iam: ['auth', 'core', 'events', 'gen', 'list', 'runtime', 'store'],
   registry: ['auth', 'core', 'events', 'gen', 'list', 'runtime', 'store'],
   vulnerabilities: ['auth', 'core', 'events', 'gen', 'iam', 'list', 'runtime', 'store', 'versions'],
-  libraries: ['auth', 'core', 'gen', 'iam', 'list', 'runtime', 'store', 'versions'],
+  libraries: ['auth', 'core', 'gen', 'iam', 'list', 'runtime', 'store', 'versions', 'vulnerabilities'],
   scanning: ['auth', 'core', 'events', 'gen', 'list', 'registry', 'runtime', 'store', 'versions', 'vulnerabilities'],
   server: ['auth', 'core', 'events', 'gen', 'http', 'iam', 'libraries', 'ping', 'registry', 'runtime', 'scanning', 'store', 'vulnerabilities'],
   oci: ['auth', 'core', 'events', 'gen', 'http', 'iam', 'registry', 'runtime', 'store'],
