@@ -32,7 +32,7 @@ export function artifactsV1Service(deps: ServiceDeps): ServiceImpl<typeof Artifa
       };
     },
     async listVersions(req, ctx) {
-      const found = await visibleArtifact(deps.store.db, ctx, req.id, 'id');
+      const found = await visibleArtifact(deps.store, ctx, req.id, 'id');
       const keys = [...found.rows.keys()];
       const rows =
         keys.length === 0
@@ -51,7 +51,7 @@ export function artifactsV1Service(deps: ServiceDeps): ServiceImpl<typeof Artifa
       };
     },
     async getArtifactCount(req, ctx) {
-      const counts = await artifactCounts(deps.store.db, ctx, req.ecosystems.map(ecosystemOfV1));
+      const counts = await artifactCounts(deps.store, ctx, req.ecosystems.map(ecosystemOfV1));
       return {
         $typeName: 'berth.libraries.v1.GetArtifactCountResponse',
         counts: counts.map((c) => ({

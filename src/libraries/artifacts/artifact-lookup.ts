@@ -3,12 +3,13 @@
 // read, so an artifact of another organization answers as one that does not exist.
 import type { HandlerContext } from '@connectrpc/connect';
 import type { FieldViolation } from '../../core/api-error.js';
-import type { Executor } from '../../store/transact.js';
-import { split } from '../../list/conditions.js';
+import type { Store } from '../../store/store.js';
+import { compiledQuery, runCompiled } from '../../store/compiled-queries.js';
 import { badLibrariesRequest } from '../errors.js';
 import { visibleCatalogues } from './visible-catalogues.js';
 
 export const MAX_ARTIFACT_ID = 512;
+const LOOKUP = compiledQuery('library artifact by uid');
 
 export interface ArtifactKeys {
   /** artifact key → its name and ecosystem. */
@@ -23,19 +24,22 @@ export function artifactIdViolations(id: string, field: string): FieldViolation[
   return [];
 }
 
-export async function visibleArtifact(db: Executor, ctx: HandlerContext, id: string, field: string): Promise<ArtifactKeys> {
+export async function visibleArtifact(store: Store, ctx: HandlerContext, id: string, field: string): Promise<ArtifactKeys> {
   const violations = artifactIdViolations(id, field);
   if (violations.length > 0) throw badLibrariesRequest(violations);
-  const visible = await visibleCatalogues(ctx);
-  const rows = await db
-    .selectFrom('library_artifacts')
-    .select(['key', 'name', 'ecosystem'])
-    .where('uid', '=', id)
-    .where((eb) => {
-      const [[cond, values]] = split([visible.condition], visible.condition.values);
-      return cond.where(eb, values);
-    })
-    .orderBy('key')
-    .execute();
+  const visible = await visibleCatalogues(ctx, store.caps);
+  const cond = visible.condition;
+  const rows = await runCompiled<{ key: string; name: string; ecosystem: string }>(
+    store.db,
+    { handle: LOOKUP, shape: cond.shape },
+    [id, ...cond.values],
+    ([uid, ...values]) =>
+      store.db
+        .selectFrom('library_artifacts')
+        .select(['key', 'name', 'ecosystem'])
+        .where('uid', '=', uid as string)
+        .where((eb) => cond.where(eb, values))
+        .orderBy('key'),
+  );
   return { rows: new Map(rows.map((r) => [r.key, { name: r.name, ecosystem: r.ecosystem }])), visibleKey: visible.key };
 }

@@ -6,7 +6,7 @@ import { ECOSYSTEMS, ecosystemOfV2 } from '../ecosystems.js';
 import { artifactCounts } from './artifact-count.js';
 
 export async function getArtifactCount(deps: ServiceDeps, req: GetArtifactCountRequest, ctx: HandlerContext): Promise<GetArtifactCountResponse> {
-  const counts = await artifactCounts(deps.store.db, ctx, req.ecosystems.map(ecosystemOfV2));
+  const counts = await artifactCounts(deps.store, ctx, req.ecosystems.map(ecosystemOfV2));
   return {
     $typeName: 'berth.libraries.v2.GetArtifactCountResponse',
     counts: counts.map((c) => ({

@@ -21,7 +21,7 @@ export const VERSIONS_LIST: ListSpec = {
 };
 
 export async function listArtifactVersions(deps: ServiceDeps, req: ListArtifactVersionsRequest, ctx: HandlerContext): Promise<ListArtifactVersionsResponse> {
-  const found = await visibleArtifact(deps.store.db, ctx, req.artifactId, 'artifact_id');
+  const found = await visibleArtifact(deps.store, ctx, req.artifactId, 'artifact_id');
   if (found.rows.size === 0) throw artifactNotFound(req.artifactId);
   const keys = [...found.rows.keys()];
   const page = await runList<VersionRow>(deps, VERSIONS_LIST, req, { conditions: [oneOf('artifact_key', keys)], key: keys }, 'all');

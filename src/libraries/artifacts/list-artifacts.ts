@@ -23,7 +23,7 @@ export const ARTIFACTS_LIST: ListSpec = {
 
 export async function artifactsPage(deps: ServiceDeps, ctx: HandlerContext, params: ListParams, input: ArtifactFilterInput): Promise<Page<ArtifactRow>> {
   const filters = artifactFilters(input);
-  const visible = await visibleCatalogues(ctx);
+  const visible = await visibleCatalogues(ctx, deps.store.caps);
   return runList<ArtifactRow>(
     deps,
     ARTIFACTS_LIST,
