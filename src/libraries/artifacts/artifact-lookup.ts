@@ -12,8 +12,8 @@ export const MAX_ARTIFACT_ID = 512;
 const LOOKUP = compiledQuery('library artifact by uid');
 
 export interface ArtifactKeys {
-  /** artifact key → its name and ecosystem. */
-  rows: Map<string, { name: string; ecosystem: string }>;
+  /** artifact key → its name, ecosystem and number of versions. */
+  rows: Map<string, { name: string; ecosystem: string; versionCount: number }>;
   visibleKey: readonly string[];
 }
 
@@ -29,17 +29,20 @@ export async function visibleArtifact(store: Store, ctx: HandlerContext, id: str
   if (violations.length > 0) throw badLibrariesRequest(violations);
   const visible = await visibleCatalogues(ctx, store.caps);
   const cond = visible.condition;
-  const rows = await runCompiled<{ key: string; name: string; ecosystem: string }>(
+  const rows = await runCompiled<{ key: string; name: string; ecosystem: string; version_count: number }>(
     store.db,
     { handle: LOOKUP, shape: cond.shape },
     [id, ...cond.values],
     ([uid, ...values]) =>
       store.db
         .selectFrom('library_artifacts')
-        .select(['key', 'name', 'ecosystem'])
+        .select(['key', 'name', 'ecosystem', 'version_count'])
         .where('uid', '=', uid as string)
         .where((eb) => cond.where(eb, values))
         .orderBy('key'),
   );
-  return { rows: new Map(rows.map((r) => [r.key, { name: r.name, ecosystem: r.ecosystem }])), visibleKey: visible.key };
+  return {
+    rows: new Map(rows.map((r) => [r.key, { name: r.name, ecosystem: r.ecosystem, versionCount: Number(r.version_count) }])),
+    visibleKey: visible.key,
+  };
 }

@@ -1,7 +1,6 @@
 // Rows of the catalogue as the v2 messages show them.
-import { create } from '@bufbuild/protobuf';
 import { isoToTimestamp } from '../../core/clock.js';
-import { type Artifact, ArtifactSchema, type ArtifactVersion, ArtifactVersionSchema } from '../../gen/berth/libraries/v2/artifacts_pb.js';
+import type { Artifact, ArtifactVersion } from '../../gen/berth/libraries/v2/artifacts_pb.js';
 import { ECOSYSTEMS, type EcosystemName } from '../ecosystems.js';
 import type { LibraryArtifactTable, LibraryVersionTable } from '../library-tables.js';
 
@@ -22,8 +21,11 @@ export const VERSION_COLUMNS = [
 ] as const;
 export type VersionRow = Pick<LibraryVersionTable, (typeof VERSION_COLUMNS)[number]>;
 
+// Literals with every field, in field order: what create(…Schema, …) returns,
+// without its per-field walk (50 per listed page).
 export function artifactOf(r: ArtifactRow): Artifact {
-  return create(ArtifactSchema, {
+  return {
+    $typeName: 'berth.libraries.v2.Artifact',
     uid: r.uid,
     name: r.name,
     description: r.description,
@@ -32,11 +34,12 @@ export function artifactOf(r: ArtifactRow): Artifact {
     versionCount: Number(r.version_count),
     createTime: isoToTimestamp(r.create_time),
     updateTime: isoToTimestamp(r.update_time),
-  });
+  };
 }
 
 export function versionOf(r: VersionRow, name: string): ArtifactVersion {
-  return create(ArtifactVersionSchema, {
+  return {
+    $typeName: 'berth.libraries.v2.ArtifactVersion',
     uid: r.uid,
     name,
     version: r.version,
@@ -44,5 +47,5 @@ export function versionOf(r: VersionRow, name: string): ArtifactVersion {
     createTime: isoToTimestamp(r.create_time),
     updateTime: isoToTimestamp(r.update_time),
     sizeBytes: BigInt(r.size_bytes),
-  });
+  };
 }

@@ -24,7 +24,9 @@ export async function listArtifactVersions(deps: ServiceDeps, req: ListArtifactV
   const found = await visibleArtifact(deps.store, ctx, req.artifactId, 'artifact_id');
   if (found.rows.size === 0) throw artifactNotFound(req.artifactId);
   const keys = [...found.rows.keys()];
-  const page = await runList<VersionRow>(deps, VERSIONS_LIST, req, { conditions: [oneOf('artifact_key', keys)], key: keys }, 'all');
+  // The artifact row holds its version count (the writer keeps it): the list counts nothing.
+  const knownTotal = [...found.rows.values()].reduce((n, r) => n + r.versionCount, 0);
+  const page = await runList<VersionRow>(deps, VERSIONS_LIST, req, { conditions: [oneOf('artifact_key', keys)], key: keys, knownTotal }, 'all');
   return {
     $typeName: 'berth.libraries.v2.ListArtifactVersionsResponse',
     artifactVersions: page.rows.map((r) => versionOf(r, found.rows.get(r.artifact_key)?.name ?? '')),
