@@ -16,7 +16,7 @@ import type { CatalogueArtifact } from '../src/libraries/catalogue-writer.js';
 import { writeCatalogue } from '../src/libraries/catalogue-writer.js';
 import { openStore } from '../src/store/store.js';
 import { transact } from '../src/store/transact.js';
-import { cpuTimeUs, freePort, pinLoadToCore1, startNode, stopProcess } from './bench-process.js';
+import { cpuTimeUs, freePort, medianResult, pinLoadToCore1, startNode, stopProcess } from './bench-process.js';
 import { formatResult, runLoad, type LoadResult, type RequestSpec } from './load.js';
 
 const { values } = parseArgs({
@@ -26,6 +26,7 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '5' },
     'warmup-seconds': { type: 'string', default: '2' },
     connections: { type: 'string', default: '8' },
+    runs: { type: 'string', default: '3' },
     database: { type: 'string' },
   },
 });
@@ -34,6 +35,7 @@ const VERSIONS = Number(values.versions);
 const SECONDS = Number(values.seconds);
 const WARMUP = Number(values['warmup-seconds']);
 const CONNECTIONS = Number(values.connections);
+const RUNS = Number(values.runs);
 const CLI = join(import.meta.dirname, '..', 'src', 'cli', 'main.js');
 const BARE = join(import.meta.dirname, 'libraries-bare-server.js');
 const BATCH = 2000;
@@ -134,16 +136,24 @@ async function main() {
     },
   ];
   console.log(
-    `\n${ARTIFACTS} artifacts, ${ARTIFACTS * VERSIONS} versions, ${values.database ? 'PostgreSQL' : 'SQLite'}, ${CONNECTIONS} connections, ${SECONDS} s per figure after ${WARMUP} s warm-up\n`,
+    `\n${ARTIFACTS} artifacts, ${ARTIFACTS * VERSIONS} versions, ${values.database ? 'PostgreSQL' : 'SQLite'}, ${CONNECTIONS} connections, median of ${RUNS} runs of ${SECONDS} s after ${WARMUP} s warm-up\n`,
   );
   const results = new Map<string, { berth: LoadResult; bare: LoadResult }>();
   for (const c of cases) {
-    const b = await measure(berth.url, c.berth, berth.child.pid);
-    const r = await measure(bareUrl, c.bare, bare.child.pid);
+    // Berth and the bare route alternate, run after run: load from elsewhere on the machine falls on both.
+    const berthRuns: LoadResult[] = [];
+    const bareRuns: LoadResult[] = [];
+    for (let run = 0; run < RUNS; run++) {
+      berthRuns.push(await measure(berth.url, c.berth, berth.child.pid));
+      bareRuns.push(await measure(bareUrl, c.bare, bare.child.pid));
+    }
+    const b = medianResult(berthRuns);
+    const r = medianResult(bareRuns);
     results.set(c.label, { berth: b, bare: r });
     console.log(formatResult(`Berth ${c.label}`.padEnd(36), b));
     console.log(formatResult(`bare  ${c.label}`.padEnd(36), r));
-    console.log(`  Berth/bare ${((100 * b.rps) / r.rps).toFixed(0)} % (floor 60 %)`);
+    const cpu = b.cpuUs && r.cpuUs ? `, CPU per request ${((100 * r.cpuUs) / b.cpuUs).toFixed(0)} %` : '';
+    console.log(`  Berth/bare ${((100 * b.rps) / r.rps).toFixed(0)} % of the req/s (floor 60 %)${cpu}`);
   }
   const p1 = results.get('artifacts page 1')!.berth;
   const pN = results.get(`artifacts page ${pages}`)!.berth;

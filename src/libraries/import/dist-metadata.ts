@@ -12,6 +12,7 @@ import { type CoreMetadata, parseCoreMetadata } from './core-metadata.js';
 import { CatalogueFileError } from './import-problem.js';
 
 const MAX_TAR_ENTRIES = 5000;
+const MAX_ZIP_ENTRIES = 200_000;
 const MAX_TAR_BYTES = 256 * 1024 * 1024;
 
 async function fromZip(path: string, wanted: (name: string) => boolean): Promise<CoreMetadata | undefined> {
@@ -22,6 +23,7 @@ async function fromZip(path: string, wanted: (name: string) => boolean): Promise
     throw new CatalogueFileError(path, `not a readable zip archive: ${err instanceof Error ? err.message : String(err)}`);
   }
   try {
+    if (zip.entryCount > MAX_ZIP_ENTRIES) throw new CatalogueFileError(path, `zip archive with more than ${MAX_ZIP_ENTRIES} entries`);
     for await (const entry of zip.eachEntry()) {
       if (!wanted(entry.fileName)) continue;
       if (entry.uncompressedSize > MAX_METADATA_BYTES) throw new CatalogueFileError(path, `${entry.fileName} larger than ${MAX_METADATA_BYTES} bytes`);
