@@ -5,7 +5,7 @@
 // version order across keyset pages, v1 and v2 on the same data, access
 // (no token, a subgroup-bound caller, another organization's owner).
 import assert from 'node:assert/strict';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -14,14 +14,15 @@ import { ArtifactsService, Ecosystem } from '../../src/gen/berth/libraries/v2/ar
 import { grpcClient, identityWithRole, rest } from '../harness/api-client.js';
 import { useBerth, type Berth } from '../harness/berth-process.js';
 import { berthCli } from '../harness/cli-run.js';
-import { MAVEN_VERSIONS, writeLibraryMirror } from '../harness/library-mirror.js';
+import { MAVEN_VERSIONS, wheel, writeLibraryMirror } from '../harness/library-mirror.js';
 
 describe('library catalogue', () => {
   let b: Berth;
   let token: string;
   let mirror: string;
-  const importMirror = (...extra: string[]) => {
-    const args = ['libraries', 'import', mirror, '--data', b.dataDir, ...extra];
+  const importMirror = (...extra: string[]) => importDir(mirror, ...extra);
+  const importDir = (dir: string, ...extra: string[]) => {
+    const args = ['libraries', 'import', dir, '--data', b.dataDir, ...extra];
     if (b.databaseUrl) args.push('--database', b.databaseUrl);
     return berthCli(args);
   };
@@ -254,6 +255,41 @@ describe('library catalogue', () => {
     assert.deepEqual((await get('/libraries/v2/artifacts/count?ecosystems=ECOSYSTEM_PYTHON', stranger.token)).json.counts, [
       { ecosystem: 'ECOSYSTEM_PYTHON', totalCount: '0' },
     ]);
+  });
+
+  it('merges a later mirror: a new version takes its place in the order, the others are kept', async () => {
+    const later = await mkdtemp(join(tmpdir(), 'berth-mirror-later-'));
+    await writeFile(join(later, 'Flask-1.0.0b1-py3-none-any.whl'), wheel('Flask', '1.0.0b1', 'Flask beta'));
+    const r = await importDir(later, '-o', 'json');
+    assert.equal(r.code, 0, r.stderr);
+    const s = JSON.parse(r.stdout);
+    assert.deepEqual([s.artifactsAdded, s.artifactsChanged, s.versionsAdded], [0, 1, 1]);
+    const versions = await allPages('/libraries/v2/artifacts/pypi:flask/versions', 'artifactVersions', 2);
+    assert.deepEqual(
+      versions.map((v) => v.version),
+      ['1.0.0.post1', '1.0.0+cgr.1', '1.0.0', '1.0.0rc1', '1.0.0b1'],
+    );
+    const flask = (await get('/libraries/v2/artifacts?ecosystems=ECOSYSTEM_PYTHON&query=flask')).json.artifacts[0];
+    assert.equal(flask.versionCount, 5);
+    assert.equal(flask.latestVersion, '1.0.0.post1');
+  });
+
+  it('keeps a catalogue imported into a subgroup to that subgroup, its ancestors and its descendants', async () => {
+    const team = (await rest(b.url, 'POST', `/iam/v2/groups/${b.orgUid}`, { token, body: { name: 'lib-team' } })).json.uid as string;
+    const sibling = (await rest(b.url, 'POST', `/iam/v2/groups/${b.orgUid}`, { token, body: { name: 'lib-sibling' } })).json.uid as string;
+    const own = await mkdtemp(join(tmpdir(), 'berth-mirror-team-'));
+    await mkdir(join(own, 'npm'));
+    await writeFile(join(own, 'npm', 'team-only.json'), JSON.stringify({ name: 'team-only', versions: { '0.1.0': { description: 'internal' } } }));
+    const r = await importDir(own, '--group', 'lib-team');
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, new RegExp(`into group lib-team \\(${team}\\)`));
+    const ids = async (as: string) => ((await get('/libraries/v1/artifacts?ecosystems=JAVASCRIPT', as)).json.items ?? []).map((a: { id: string }) => a.id);
+    const inTeam = await identityWithRole(b.url, token, b.orgUid, 'viewer', team);
+    const inSibling = await identityWithRole(b.url, token, b.orgUid, 'viewer', sibling);
+    assert.deepEqual(await ids(inTeam.token), ['npm:@babel:core', 'npm:left-pad', 'npm:team-only']);
+    assert.deepEqual(await ids(inSibling.token), ['npm:@babel:core', 'npm:left-pad']);
+    assert.deepEqual(await ids(token), ['npm:@babel:core', 'npm:left-pad', 'npm:team-only'], 'the organization owner sees below');
+    assert.deepEqual((await get('/libraries/v1/artifacts/npm:team-only/versions', inSibling.token)).json.items ?? [], []);
   });
 
   it('refuses bad input on every parameter', async () => {
