@@ -4,9 +4,8 @@
 // name), npm packages from packuments. A file that cannot be used is a
 // problem (path and reason) and is skipped. The same artifact found twice
 // (a project in the main and a cuNNN index) is merged, first version wins.
-import { realpath } from 'node:fs/promises';
+import { lstat, realpath } from 'node:fs/promises';
 import { basename, dirname, relative, sep } from 'node:path';
-import { lstat } from 'node:fs/promises';
 import type { CatalogueArtifact } from '../catalogue-writer.js';
 import { normalizePythonName } from '../ecosystems.js';
 import { cudaOfDirectory } from '../version-variants.js';
