@@ -7,6 +7,7 @@ import { eolCommand } from './eol-command.js';
 import { eventsCommand } from './events-command.js';
 import { iamCommand } from './iam-command.js';
 import { imagesCommand } from './images-command.js';
+import { librariesCommand } from './libraries-command.js';
 import { registryCommand } from './registry-command.js';
 import { serveCommand } from './serve-command.js';
 
@@ -14,7 +15,7 @@ const program = new Command();
 program
   .name('berth')
   .description(
-    'Berth: a self-hosted container platform. Run the server, get tokens, manage IAM, images and event subscriptions, collect registry garbage, import security advisories.',
+    'Berth: a self-hosted container platform. Run the server, get tokens, manage IAM, images and event subscriptions, collect registry garbage, import security advisories and library catalogues.',
   )
   .version('0.1.0')
   .showHelpAfterError();
@@ -25,6 +26,7 @@ imagesCommand(program);
 eventsCommand(program);
 registryCommand(program);
 advisoriesCommand(program);
+librariesCommand(program);
 eolCommand(program);
 adminCommand(program);
 

@@ -39,6 +39,8 @@ export interface PageRequest {
   fingerprint: string;
   /** The request's snapshot of table versions, for the cached total. */
   versions?: TableVersions;
+  /** The total when the caller already knows it (a count stored with the parent row): nothing is counted. */
+  knownTotal?: number;
 }
 
 export interface Page<Row> {
@@ -89,20 +91,22 @@ export async function listPage<Row>(store: Store, tokens: PageTokens, counts: Li
   const counting = [...req.conditions, ...scopes.map((s) => inSubtrees(s.uids, s.self))];
   const countWhere = whereShape(counting);
   const countQuery = { handle: COUNT, shape: `${req.table} where ${countWhere.shape}` };
-  const total = await counts.count(
-    store,
-    req.table,
-    `${req.fingerprint}\u0000${JSON.stringify(scopes)}`,
-    async () => {
-      const rows = await runCompiled<{ n: number | string | bigint }>(db, countQuery, countWhere.values, (vs) => {
-        let c = db.selectFrom(req.table).select((eb) => eb.fn.countAll().as('n'));
-        for (const [cond, v] of split(counting, vs)) c = c.where((eb) => cond.where(eb, v));
-        return c;
-      });
-      return Number(rows[0].n);
-    },
-    req.versions,
-  );
+  const total =
+    req.knownTotal ??
+    (await counts.count(
+      store,
+      req.table,
+      `${req.fingerprint}\u0000${JSON.stringify(scopes)}`,
+      async () => {
+        const rows = await runCompiled<{ n: number | string | bigint }>(db, countQuery, countWhere.values, (vs) => {
+          let c = db.selectFrom(req.table).select((eb) => eb.fn.countAll().as('n'));
+          for (const [cond, v] of split(counting, vs)) c = c.where((eb) => cond.where(eb, v));
+          return c;
+        });
+        return Number(rows[0].n);
+      },
+      req.versions,
+    ));
 
   const unindexed = store.caps.unindexed;
   const walkOrderIndex = unindexed !== undefined && column !== key && total > DENSE_MATCHES;

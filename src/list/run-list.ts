@@ -72,7 +72,7 @@ export async function runList<Row>(
   deps: ListDeps,
   spec: ListSpec,
   params: ListParams,
-  filters: { conditions: Condition[]; key: unknown; violations?: FieldViolation[] },
+  filters: { conditions: Condition[]; key: unknown; violations?: FieldViolation[]; knownTotal?: number },
   visible: Visibility,
   /** The request's snapshot of table versions (the caller's), so the total's cache needs no read of its own. */
   versions?: TableVersions,
@@ -115,6 +115,7 @@ export async function runList<Row>(
     pageToken: params.pageToken,
     fingerprint: fingerprint(key),
     versions,
+    knownTotal: filters.knownTotal,
   });
   if ('invalid' in page) throw badListRequest(spec.domain, [{ field: 'page_token', description: page.invalid }]);
   return page;

@@ -67,6 +67,10 @@ import { groupInvitesV1Service } from '../iam/v1/group-invites-v1.js';
 import { accountAssociationsV1Service } from '../iam/v1/account-associations-v1.js';
 import { groupMappingsV1Service } from '../iam/v1/group-mappings-v1.js';
 import { termsV1Service } from '../iam/v1/terms-v1.js';
+import { ArtifactsService } from '../gen/berth/libraries/v2/artifacts_pb.js';
+import { Artifacts as ArtifactsV1Service } from '../gen/berth/libraries/v1/artifacts_pb.js';
+import { artifactsService } from '../libraries/artifacts/service.js';
+import { artifactsV1Service } from '../libraries/artifacts-v1/service.js';
 import { SecurityAdvisoryService } from '../gen/berth/advisory/v2/advisory_pb.js';
 import { securityAdvisoryService, securityAdvisoryV1Service } from '../vulnerabilities/feed/service.js';
 import { SecurityAdvisoryService as SecurityAdvisoryV1Service } from '../gen/berth/advisory/v1/advisory_pb.js';
@@ -131,4 +135,6 @@ export const SERVICES: readonly ServiceEntry[] = [
     (deps) => ({ ...securityAdvisoryV1Service(deps), ...resolvedVulnsV1Service(deps) }),
     (deps) => ({ requireToken: deps.feedRequiresAuth }),
   ),
+  entry(ArtifactsService, artifactsService),
+  entry(ArtifactsV1Service, artifactsV1Service),
 ];

@@ -17,11 +17,12 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   iam: ['auth', 'core', 'events', 'gen', 'list', 'runtime', 'store'],
   registry: ['auth', 'core', 'events', 'gen', 'list', 'runtime', 'store'],
   vulnerabilities: ['auth', 'core', 'events', 'gen', 'iam', 'list', 'runtime', 'store', 'versions'],
+  libraries: ['auth', 'core', 'gen', 'iam', 'list', 'runtime', 'store', 'versions', 'vulnerabilities'],
   scanning: ['auth', 'core', 'events', 'gen', 'list', 'registry', 'runtime', 'store', 'versions', 'vulnerabilities'],
-  server: ['auth', 'core', 'events', 'gen', 'http', 'iam', 'ping', 'registry', 'runtime', 'scanning', 'store', 'vulnerabilities'],
+  server: ['auth', 'core', 'events', 'gen', 'http', 'iam', 'libraries', 'ping', 'registry', 'runtime', 'scanning', 'store', 'vulnerabilities'],
   oci: ['auth', 'core', 'events', 'gen', 'http', 'iam', 'registry', 'runtime', 'store'],
   runtime: ['auth', 'core', 'events', 'http', 'iam', 'list', 'oci', 'registry', 'scanning', 'server', 'store'],
-  cli: ['auth', 'core', 'events', 'gen', 'http', 'iam', 'oci', 'registry', 'runtime', 'scanning', 'store', 'versions', 'vulnerabilities'],
+  cli: ['auth', 'core', 'events', 'gen', 'http', 'iam', 'libraries', 'oci', 'registry', 'runtime', 'scanning', 'store', 'versions', 'vulnerabilities'],
 };
 
 /** Packages only some folders may import: the web framework, the Connect adapter for it, the PostgreSQL driver. */

@@ -25,6 +25,8 @@ const WRITERS: Record<string, string> = {
   advisory_ranges: 'vulnerabilities/affected/range-writer.ts',
   advisory_changes: 'vulnerabilities/affected/range-writer.ts',
   vuln_reports: 'scanning/scanner-reports/store-scanner-report.ts',
+  library_artifacts: 'libraries/catalogue-writer.ts',
+  library_versions: 'libraries/catalogue-writer.ts',
 };
 const TABLES = Object.keys(WRITERS).join('|');
 
