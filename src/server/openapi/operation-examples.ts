@@ -189,6 +189,20 @@ export const OPERATION_EXAMPLES: readonly OperationExample[] = [
     response: page('termsAcceptances'),
   },
   {
+    operationId: 'berth.libraries.v2.ArtifactsService.ListArtifacts',
+    summary: 'Python libraries in the catalogue',
+    query: { ecosystems: 'ECOSYSTEM_PYTHON', pageSize: '10' },
+    status: 200,
+    response: page('artifacts'),
+  },
+  {
+    operationId: 'berth.libraries.v1.Artifacts.List',
+    summary: 'Python libraries in the catalogue (v1)',
+    query: { ecosystems: 'PYTHON' },
+    status: 200,
+    response: { items: [], nextPageToken: '', totalArtifacts: 0, skipped: 0 },
+  },
+  {
     operationId: 'berth.iam.v1.Groups.List',
     summary: 'The organization',
     query: { id: EXAMPLE_ORG },
