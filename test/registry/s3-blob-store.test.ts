@@ -4,13 +4,14 @@
 // (no kept hash) that finds the wrong digest and leaves the upload to continue,
 // multipart parts and tails across appends, a store that cannot be reached,
 // and gc aborting abandoned multipart uploads and deleting bytes in batches.
-// Each test has a database of its own and a prefix of its own in the bucket.
+// Tests share one database (upload rows are listed per bucket and prefix);
+// each has a prefix of its own in the bucket.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, it, type TestContext } from 'node:test';
+import { after, describe, it, type TestContext } from 'node:test';
 import { CreateMultipartUploadCommand, ListMultipartUploadsCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { BlobStoreUnavailableError, DigestMismatchError } from '../../src/registry/blobs/blob-store.js';
 import { MIN_PART_SIZE, S3BlobStore } from '../../src/registry/blobs/s3-blob-store.js';
@@ -33,12 +34,30 @@ interface Opened {
   cleanup: () => Promise<void>;
 }
 
-/** A database and a prefix; `blobs()` is one more instance over both (a restart, another server). */
+let shared: { store: Store; close: () => Promise<void> } | undefined;
+
+/** The file's database, opened by the first test and closed after the last. */
+async function sharedStore(): Promise<Store> {
+  if (shared === undefined) {
+    const dir = await mkdtemp(join(tmpdir(), 'berth-s3-'));
+    const databaseUrl = await freshDatabase();
+    const store = await openStore({ dataDir: dir, databaseUrl, poolSize: 2 });
+    shared = {
+      store,
+      close: async () => {
+        await store.close();
+        await dropDatabase(databaseUrl);
+        await rm(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  return shared.store;
+}
+
+/** A prefix over the file's database; `blobs()` is one more instance over both (a restart, another server). */
 async function openS3(b: TestBucket, endpoint = b.endpoint): Promise<Opened> {
   Object.assign(process.env, b.env); // the SDK's default chain reads the keys from the environment, as a server's would
-  const dir = await mkdtemp(join(tmpdir(), 'berth-s3-'));
-  const databaseUrl = await freshDatabase();
-  const store = await openStore({ dataDir: dir, databaseUrl, poolSize: 2 });
+  const store = await sharedStore();
   const prefix = freshPrefix();
   const made: S3BlobStore[] = [];
   const blobs = () => {
@@ -59,9 +78,6 @@ async function openS3(b: TestBucket, endpoint = b.endpoint): Promise<Opened> {
       for (const s of made) await s.close();
       await abortAll(b, prefix);
       await emptyPrefix(b, prefix);
-      await store.close();
-      await dropDatabase(databaseUrl);
-      await rm(dir, { recursive: true, force: true });
     },
   };
 }
@@ -90,6 +106,7 @@ if (typeof bucket === 'string') {
   });
 } else {
   const b: TestBucket = bucket;
+  after(() => shared?.close());
   blobStoreSuite('S3 (Ceph RGW)', async () => {
     const o = await openS3(b);
     return { store: o.blobs(), reopen: async () => o.blobs(), cleanup: o.cleanup };

@@ -68,6 +68,7 @@ export class S3BlobStore implements BlobStore {
   private readonly hashes = new UploadHashes();
   private readonly partSize: number;
   private readonly leaseMs: number;
+  private readonly location: string;
 
   constructor(
     private readonly bucket: S3Bucket,
@@ -78,6 +79,7 @@ export class S3BlobStore implements BlobStore {
     this.partSize = opts.partSize ?? DEFAULT_PART_SIZE;
     if (!Number.isSafeInteger(this.partSize) || this.partSize < MIN_PART_SIZE) throw new RangeError(`the part size must be at least ${MIN_PART_SIZE} bytes`);
     this.leaseMs = opts.leaseMs ?? 3_600_000;
+    this.location = `${layout.location.bucket}/${layout.location.prefix}`;
   }
 
   async close(): Promise<void> {
@@ -136,7 +138,7 @@ export class S3BlobStore implements BlobStore {
   async createUpload(): Promise<UploadInfo> {
     const id = newUploadId();
     const started = new Date();
-    await insertUploadState(this.store, id, started); // the multipart upload starts with the first full part
+    await insertUploadState(this.store, this.location, id, started); // the multipart upload starts with the first full part
     return { id, size: 0, started };
   }
 
@@ -236,7 +238,7 @@ export class S3BlobStore implements BlobStore {
 
   async *uploads(): AsyncIterable<UploadInfo> {
     const seen = new Set<string>();
-    for await (const id of uploadStateIds(this.store)) {
+    for await (const id of uploadStateIds(this.store, this.location)) {
       const state = await readUploadState(this.store, id);
       if (state === undefined) continue;
       seen.add(id);

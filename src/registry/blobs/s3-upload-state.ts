@@ -24,9 +24,9 @@ export interface S3UploadState {
   tailSize: number;
 }
 
-export async function insertUploadState(store: Store, id: string, started: Date): Promise<void> {
+export async function insertUploadState(store: Store, location: string, id: string, started: Date): Promise<void> {
   await transact(store, (tx) =>
-    tx.insertInto('s3_uploads').values({ id, started: started.toISOString(), size: 0, multipart_id: null, parts: '[]', tail_size: 0 }).execute(),
+    tx.insertInto('s3_uploads').values({ id, location, started: started.toISOString(), size: 0, multipart_id: null, parts: '[]', tail_size: 0 }).execute(),
   );
 }
 
@@ -43,10 +43,10 @@ export async function readUploadState(store: Store, id: string): Promise<S3Uploa
   };
 }
 
-/** Every upload id recorded, in pages (for gc). */
-export async function* uploadStateIds(store: Store): AsyncIterable<string> {
+/** Every upload id recorded in `location`, in pages (for gc). */
+export async function* uploadStateIds(store: Store, location: string): AsyncIterable<string> {
   for (let after = ''; ; ) {
-    const page = await store.db.selectFrom('s3_uploads').select('id').where('id', '>', after).orderBy('id').limit(500).execute();
+    const page = await store.db.selectFrom('s3_uploads').select('id').where('location', '=', location).where('id', '>', after).orderBy('id').limit(500).execute();
     for (const row of page) yield row.id;
     if (page.length < 500) return;
     after = page[page.length - 1].id;

@@ -6,6 +6,8 @@
 
 export interface S3UploadsTable {
   id: string;
+  /** The bucket and prefix of the store the upload is in (bucket/prefix/): gc lists only its own. */
+  location: string;
   /** ISO 8601. */
   started: string;
   size: number | string;

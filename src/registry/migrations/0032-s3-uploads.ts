@@ -9,6 +9,7 @@ export async function up(db: Kysely<unknown>, caps: DatabaseCapabilities): Promi
   await db.schema
     .createTable('s3_uploads')
     .addColumn('id', t, (c) => c.primaryKey())
+    .addColumn('location', t, (c) => c.notNull())
     .addColumn('started', t, (c) => c.notNull())
     .addColumn('size', 'bigint', (c) => c.notNull())
     .addColumn('multipart_id', 'text')
@@ -17,4 +18,5 @@ export async function up(db: Kysely<unknown>, caps: DatabaseCapabilities): Promi
     .addColumn('lease', 'text')
     .addColumn('lease_until', t)
     .execute();
+  await db.schema.createIndex('s3_uploads_location').on('s3_uploads').columns(['location', 'id']).execute();
 }
