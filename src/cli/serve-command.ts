@@ -129,7 +129,11 @@ export function serveCommand(program: Command): void {
     )
     .option('--history-segment <name>', 'path segment of the tag history route /v2/<org>/<image>/<segment>/history/<tag>', DEFAULT_HISTORY_SEGMENT)
     .option('--data <dir>', 'data directory (SQLite file, admin credentials)', './data')
-    .option('--blob-store <url>', 'where registry blobs live: "filesystem" (under --data) or s3://BUCKET/PREFIX (credentials from the AWS SDK default chain)', 'filesystem')
+    .option(
+      '--blob-store <url>',
+      'where registry blobs live: "filesystem" (under --data) or s3://BUCKET/PREFIX (credentials from the AWS SDK default chain)',
+      'filesystem',
+    )
     .option('--s3-endpoint <url>', 'S3-compatible endpoint, http(s)://HOST[:PORT] (default: AWS for --s3-region)')
     .option('--s3-region <region>', 'S3 region (default: AWS_REGION, else us-east-1)')
     .option('--s3-path-style', 'address the bucket in the path (http://host/bucket/key) rather than the host name', false)

@@ -14,7 +14,8 @@ export interface TestBucket {
   env: NodeJS.ProcessEnv;
 }
 
-const MISSING = 'BERTH_TEST_S3 is unset: the S3 tests need a real object store (bash scripts/ceph-rgw.sh DIR 7480, then BERTH_TEST_S3=http://KEY:SECRET@127.0.0.1:7480/berth-test)';
+const MISSING =
+  'BERTH_TEST_S3 is unset: the S3 tests need a real object store (bash scripts/ceph-rgw.sh DIR 7480, then BERTH_TEST_S3=http://KEY:SECRET@127.0.0.1:7480/berth-test)';
 
 /** The bucket (created when missing), or a reason to skip; throws in CI when unset. */
 export async function testBucket(): Promise<TestBucket | string> {

@@ -167,9 +167,18 @@ if (typeof bucket === 'string') {
       const orphanId = randomBytes(16).toString('hex');
       await client.send(new CreateMultipartUploadCommand({ Bucket: bucket.bucket, Key: `${o.prefix}/uploads/${orphanId}/data` }));
       const loose = randomBytes(1000);
-      await client.send(new PutObjectCommand({ Bucket: bucket.bucket, Key: `${o.prefix}/blobs/sha256/${digestOf(loose).slice(7, 9)}/${digestOf(loose).slice(7)}`, Body: loose }));
+      await client.send(
+        new PutObjectCommand({
+          Bucket: bucket.bucket,
+          Key: `${o.prefix}/blobs/sha256/${digestOf(loose).slice(7, 9)}/${digestOf(loose).slice(7)}`,
+          Body: loose,
+        }),
+      );
       assert.equal((await multipartKeys(bucket, `${o.prefix}/`)).length, 2);
-      const report = await runGc({ store: o.store, blobs }, { graceMs: 0, uploadGraceMs: 0, deleteUntagged: false, dryRun: false, now: new Date(Date.now() + 5000) });
+      const report = await runGc(
+        { store: o.store, blobs },
+        { graceMs: 0, uploadGraceMs: 0, deleteUntagged: false, dryRun: false, now: new Date(Date.now() + 5000) },
+      );
       assert.equal(report.uploadsCancelled, 2);
       assert.equal(report.blobsDeleted, 1);
       assert.deepEqual(await multipartKeys(bucket, `${o.prefix}/`), []);

@@ -25,6 +25,8 @@ const WRITERS: Record<string, string> = {
   advisory_ranges: 'vulnerabilities/affected/range-writer.ts',
   advisory_changes: 'vulnerabilities/affected/range-writer.ts',
   vuln_reports: 'scanning/scanner-reports/store-scanner-report.ts',
+  // The S3 blob driver's upload state (migration 0032).
+  s3_uploads: 'registry/blobs/s3-upload-state.ts',
 };
 const TABLES = Object.keys(WRITERS).join('|');
 

@@ -13,12 +13,18 @@ import { parseS3Url, S3Layout, type S3Location } from './s3-layout.js';
 
 export type BlobStoreSpec =
   | { kind: 'filesystem' }
-  | { kind: 's3'; location: S3Location; s3: S3Options; /** Presigned-URL lifetime for `--blob-redirect`. */ redirectSeconds?: number };
+  | { kind: 's3'; location: S3Location; s3: S3Options /** Presigned-URL lifetime for `--blob-redirect`. */; redirectSeconds?: number };
 
 export type ClosableBlobStore = BlobStore & { close(): Promise<void> };
 
 /** The spec the flags describe; throws with the flag's name when one is malformed. */
-export function blobStoreSpec(flags: { blobStore?: string; s3Endpoint?: string; s3Region?: string; s3PathStyle?: boolean; blobRedirect?: boolean }): BlobStoreSpec {
+export function blobStoreSpec(flags: {
+  blobStore?: string;
+  s3Endpoint?: string;
+  s3Region?: string;
+  s3PathStyle?: boolean;
+  blobRedirect?: boolean;
+}): BlobStoreSpec {
   const s3Only = flags.s3Endpoint !== undefined || flags.s3Region !== undefined || flags.s3PathStyle || flags.blobRedirect;
   if (flags.blobStore === undefined || flags.blobStore === 'filesystem') {
     if (s3Only) throw new Error('--s3-endpoint, --s3-region, --s3-path-style and --blob-redirect need --blob-store s3://BUCKET/PREFIX');

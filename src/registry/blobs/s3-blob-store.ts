@@ -282,7 +282,8 @@ export class S3BlobStore implements BlobStore {
     const stream = await this.bucket.get(this.layout.tail(state.id, state.size - state.tailSize), { start: 0, end: state.tailSize });
     if (stream === undefined) throw new UploadNotFoundError();
     const bytes = Buffer.concat(await stream.toArray());
-    if (bytes.byteLength !== state.tailSize) throw new BlobStoreUnavailableError(`the tail of upload ${state.id} is ${bytes.byteLength} bytes, not ${state.tailSize}`);
+    if (bytes.byteLength !== state.tailSize)
+      throw new BlobStoreUnavailableError(`the tail of upload ${state.id} is ${bytes.byteLength} bytes, not ${state.tailSize}`);
     return bytes;
   }
 
@@ -347,7 +348,14 @@ export class S3BlobStore implements BlobStore {
     if (size <= MAX_COPY) return this.bucket.copy(from, to);
     const mpu = await this.bucket.createMultipart(to);
     const parts = await this.copyParts(to, mpu, from, size);
-    if (!(await this.bucket.complete(to, mpu, parts.map((p) => p.etag)))) throw new BlobStoreUnavailableError(`the copy of ${from} did not complete`);
+    if (
+      !(await this.bucket.complete(
+        to,
+        mpu,
+        parts.map((p) => p.etag),
+      ))
+    )
+      throw new BlobStoreUnavailableError(`the copy of ${from} did not complete`);
   }
 
   /** The hex digest of an object (or of no bytes), read back through. */

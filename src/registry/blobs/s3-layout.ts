@@ -15,9 +15,10 @@ export interface S3Location {
 /** `s3://BUCKET/PREFIX` → bucket and prefix; a string naming the problem when malformed. */
 export function parseS3Url(url: string): S3Location | string {
   const m = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:\/(.*))?$/.exec(url);
-  if (m === null) return `--blob-store must be a directory-free s3://BUCKET[/PREFIX] with a valid bucket name, got ${JSON.stringify(url)}`;
+  if (m === null) return `--blob-store must be s3://BUCKET[/PREFIX] with a valid bucket name, got ${JSON.stringify(url.slice(0, 200))}`;
   const prefix = (m[2] ?? '').replace(/^\/+|\/+$/g, '');
-  if (prefix.length > 512 || /[\0-\x1f\\]|(^|\/)\.\.?(\/|$)|\/\//.test(prefix)) return `the prefix of --blob-store is not a plain path: ${JSON.stringify(prefix)}`;
+  if (prefix.length > 512 || !/^[A-Za-z0-9!_.*'()/-]*$/.test(prefix) || /(^|\/)\.\.?(\/|$)|\/\//.test(prefix))
+    return `the prefix of --blob-store is not a plain path: ${JSON.stringify(prefix)}`;
   return { bucket: m[1], prefix: prefix === '' ? '' : `${prefix}/` };
 }
 

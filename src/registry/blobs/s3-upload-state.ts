@@ -46,7 +46,14 @@ export async function readUploadState(store: Store, id: string): Promise<S3Uploa
 /** Every upload id recorded in `location`, in pages (for gc). */
 export async function* uploadStateIds(store: Store, location: string): AsyncIterable<string> {
   for (let after = ''; ; ) {
-    const page = await store.db.selectFrom('s3_uploads').select('id').where('location', '=', location).where('id', '>', after).orderBy('id').limit(500).execute();
+    const page = await store.db
+      .selectFrom('s3_uploads')
+      .select('id')
+      .where('location', '=', location)
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(500)
+      .execute();
     for (const row of page) yield row.id;
     if (page.length < 500) return;
     after = page[page.length - 1].id;
@@ -99,9 +106,7 @@ export async function recordUnderLease(
 }
 
 export async function releaseLease(store: Store, id: string, token: string): Promise<void> {
-  await transact(store, (tx) =>
-    tx.updateTable('s3_uploads').set({ lease: null, lease_until: null }).where('id', '=', id).where('lease', '=', token).execute(),
-  );
+  await transact(store, (tx) => tx.updateTable('s3_uploads').set({ lease: null, lease_until: null }).where('id', '=', id).where('lease', '=', token).execute());
 }
 
 /** Forgets the upload; false when there was no row. */
