@@ -130,11 +130,6 @@ export class S3BlobStore implements BlobStore {
     }
   }
 
-  /** Deletes committed blobs in batches of up to 1000 (one request each); for gc of bytes no row names. */
-  async deleteMany(digests: Digest[]): Promise<void> {
-    for (let i = 0; i < digests.length; i += 1000) await this.bucket.deleteMany(digests.slice(i, i + 1000).map((d) => this.layout.blobKey(d)));
-  }
-
   async createUpload(): Promise<UploadInfo> {
     const id = newUploadId();
     const started = new Date();
