@@ -38,7 +38,11 @@ describe('the registry on S3', { skip: typeof bucket === 'string' ? bucket : sko
     berth = await startBerth({ dataDir, databaseUrl, extraArgs: args, env: b.env });
     return berth;
   };
-  const auth = (s: Berth) => ({ authorization: `Bearer ${cliToken(s, registryHost(s)).token}` });
+  const tokens = new Map<Berth, string>(); // one per server: minting one runs the CLI
+  const auth = (s: Berth) => {
+    if (!tokens.has(s)) tokens.set(s, cliToken(s, registryHost(s)).token);
+    return { authorization: `Bearer ${tokens.get(s)}` };
+  };
   const reg = (s: Berth, path: string, init: RequestInit = {}) =>
     fetch(`${s.registryUrl}${path}`, { redirect: 'manual', ...init, headers: { ...auth(s), ...(init.headers as Record<string, string>) } });
 
@@ -59,7 +63,7 @@ describe('the registry on S3', { skip: typeof bucket === 'string' ? bucket : sko
 
   it('takes a multi-arch push from skopeo and serves it back byte for byte', async () => {
     const s = await start(b.endpoint);
-    const token = cliToken(s, registryHost(s)).token;
+    const token = auth(s).authorization.slice('Bearer '.length);
     const ref = `docker://${registryHost(s)}/${s.orgName}/s3/app:v1`;
     const pushed = await skopeo(['copy', '--all', '--preserve-digests', ...creds('dest', '_token', token), `oci:${layout}:v1`, ref]);
     assert.equal(pushed.code, 0, pushed.stderr);
