@@ -2,7 +2,8 @@
 // through its HTTP surface: skopeo pushes and pulls a multi-arch image with a
 // layer of several multipart parts; an upload started before a restart goes on
 // after it, a wrong digest is refused and never visible; with --blob-redirect a
-// pull is a 307 to a presigned URL that serves the bytes; a store that cannot
+// pull is a 307 to a presigned URL that serves the bytes; `berth registry gc`
+// collects on S3 beside the server; a store that cannot
 // be reached is answered 503 with Retry-After, and the upload keeps what was
 // acknowledged. One database and one bucket prefix for the whole file, the
 // server restarted on them between steps.
@@ -15,7 +16,8 @@ import { after, before, describe, it } from 'node:test';
 import { type Berth, dropDatabase, freshDatabase, startBerth } from '../harness/berth-process.js';
 import { writeMultiArchImage, type WrittenIndex } from '../harness/oci-layout.js';
 import { cliToken, registryHost } from '../harness/registry-client.js';
-import { emptyPrefix, freshPrefix, type TestBucket, testBucket } from '../harness/s3-test-bucket.js';
+import { gc } from '../harness/registry-gc.js';
+import { emptyPrefix, freshPrefix, keysUnder, type TestBucket, testBucket } from '../harness/s3-test-bucket.js';
 import { creds, skopeo, skopeoMissing } from '../harness/skopeo.js';
 
 const MiB = 1 << 20;
@@ -47,6 +49,7 @@ describe('the registry on S3', { skip: typeof bucket === 'string' ? bucket : sko
     fetch(`${s.registryUrl}${path}`, { redirect: 'manual', ...init, headers: { ...auth(s), ...(init.headers as Record<string, string>) } });
 
   before(async () => {
+    Object.assign(process.env, b.env); // for `berth registry gc`, which reaches the bucket as the server does
     databaseUrl = await freshDatabase();
     layout = tmp('s3-img');
     image = await writeMultiArchImage(layout, 'v1', [
@@ -113,6 +116,25 @@ describe('the registry on S3', { skip: typeof bucket === 'string' ? bucket : sko
     const ranged = await fetch(location, { headers: { range: 'bytes=10-19' } });
     assert.deepEqual(Buffer.from(await ranged.arrayBuffer()), bytes.subarray(10, 20));
     assert.equal((await reg(s, `${repo}/blobs/${sha256(bytes)}`, { method: 'HEAD' })).status, 200, 'a HEAD is answered by Berth');
+  });
+
+  it('collects on S3 beside a serving instance: unreferenced blobs and stale uploads go, a tagged image stays', async () => {
+    const s = berth!;
+    const repo = `/v2/${s.orgName}/s3/app`;
+    const started = await reg(s, `${repo}/blobs/uploads/`, { method: 'POST' });
+    const path = new URL(started.headers.get('location')!, s.registryUrl).pathname;
+    assert.equal((await reg(s, path, { method: 'PATCH', body: randomBytes(1000), headers: { 'content-type': 'application/octet-stream' } })).status, 202);
+    assert.notDeepEqual(await keysUnder(b, `${prefix}/uploads/`), []);
+    const before = await keysUnder(b, `${prefix}/blobs/`);
+    const flags = ['--blob-store', `s3://${b.bucket}/${prefix}`, '--s3-endpoint', b.endpoint, '--s3-path-style', '--grace', '0s', '--upload-grace', '0s'];
+    const report = await gc(s, ...flags);
+    assert.equal(report.uploadsCancelled, 1);
+    assert.equal(report.blobsDeleted, 1, 'the blob uploaded by hand, which no manifest lists');
+    assert.deepEqual(await keysUnder(b, `${prefix}/uploads/`), []);
+    const kept = await keysUnder(b, `${prefix}/blobs/`);
+    assert.equal(kept.length, before.length - 1);
+    const layer = image.images[0].layers[0].digest;
+    assert.equal((await reg(s, `${repo}/blobs/${layer}`, { method: 'HEAD' })).status, 200, 'the tagged image keeps its blobs');
   });
 
   it('answers 503 with Retry-After when the object store cannot be reached, and loses no acknowledged bytes', async () => {
