@@ -91,8 +91,8 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     await blobs?.close();
     throw err;
   }
-  // The S3 store keeps its upload state in the database: an append may hold an upload as long as a registry request may last.
-  if (opts.registry && spec.kind === 's3') blobs = openS3BlobStore(spec, store, opts.registry.requestTimeoutMs ?? REGISTRY_REQUEST_TIMEOUT_MS);
+  // The S3 store keeps its upload state in the database.
+  if (opts.registry && spec.kind === 's3') blobs = openS3BlobStore(spec, store);
   let api: ApiListener | undefined;
   let registry: RegistryListener | undefined;
   let runtime: Runtime | undefined;

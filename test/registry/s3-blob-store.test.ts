@@ -2,18 +2,21 @@
 // test/harness/s3-test-bucket.ts): the driver suite every blob store passes,
 // then what only an object store has — a commit from another instance
 // (no kept hash) that finds the wrong digest and leaves the upload to continue,
-// multipart parts and tails across appends, a store that cannot be reached,
+// multipart parts and tails across appends, one appending instance at a time,
+// a store that cannot be reached,
 // and gc aborting abandoned multipart uploads and deleting bytes in batches.
 // Tests share one database (upload rows are listed per bucket and prefix);
 // each has a prefix of its own in the bucket.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { PassThrough } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it, type TestContext } from 'node:test';
 import { CreateMultipartUploadCommand, ListMultipartUploadsCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { BlobStoreUnavailableError, DigestMismatchError } from '../../src/registry/blobs/blob-store.js';
+import { BlobStoreUnavailableError, DigestMismatchError, UploadOffsetError } from '../../src/registry/blobs/blob-store.js';
 import { MIN_PART_SIZE, S3BlobStore } from '../../src/registry/blobs/s3-blob-store.js';
 import { S3Bucket } from '../../src/registry/blobs/s3-bucket.js';
 import { S3Layout } from '../../src/registry/blobs/s3-layout.js';
@@ -143,6 +146,24 @@ if (typeof bucket === 'string') {
       assert.deepEqual(await readAll((await third.read(digest(bytes)))!), bytes);
       assert.deepEqual(await keysUnder(bucket, `${o.prefix}/uploads/`), [], 'no temporary object left');
       assert.deepEqual(await multipartKeys(bucket, `${o.prefix}/`), [], 'no multipart upload left');
+    });
+
+    it('lets one instance append to an upload at a time: another is told the acknowledged offset meanwhile', async (t) => {
+      const o = await setUp(t);
+      const bytes = randomBytes(2 * MiB);
+      const one = o.blobs();
+      const other = o.blobs();
+      const { id } = await one.createUpload();
+      await one.append(id, 0, streamOf(bytes.subarray(0, MiB)));
+      const body = new PassThrough();
+      const running = one.append(id, MiB, body);
+      body.write(bytes.subarray(MiB, MiB + 1000));
+      await sleep(200); // the first append holds the lease
+      await assert.rejects(other.append(id, MiB, streamOf(bytes.subarray(MiB))), (err) => err instanceof UploadOffsetError && err.expected === MiB);
+      await assert.rejects(other.commit(id, digest(bytes)), UploadOffsetError);
+      body.end(bytes.subarray(MiB + 1000));
+      assert.equal((await running).size, bytes.length);
+      assert.equal((await other.commit(id, digest(bytes))).size, bytes.length, 'free again once the append is done');
     });
 
     it('answers BlobStoreUnavailableError when the store cannot be reached, and keeps what was acknowledged', async (t) => {

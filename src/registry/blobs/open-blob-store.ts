@@ -47,7 +47,7 @@ export async function openFsBlobStore(spec: BlobStoreSpec, dataDir: string, excl
   return spec.kind === 'filesystem' ? FsBlobStore.open(registryBlobRoot(dataDir), { exclusive }) : undefined;
 }
 
-/** Opens the S3 store over the open database. `leaseMs`: the longest one append may take (the registry's request timeout). */
-export function openS3BlobStore(spec: BlobStoreSpec & { kind: 's3' }, store: Store, leaseMs?: number): ClosableBlobStore {
-  return new S3BlobStore(new S3Bucket(spec.location.bucket, spec.s3), new S3Layout(spec.location), store, { leaseMs, redirectSeconds: spec.redirectSeconds });
+/** Opens the S3 store over the open database. */
+export function openS3BlobStore(spec: BlobStoreSpec & { kind: 's3' }, store: Store): ClosableBlobStore {
+  return new S3BlobStore(new S3Bucket(spec.location.bucket, spec.s3), new S3Layout(spec.location), store, { redirectSeconds: spec.redirectSeconds });
 }

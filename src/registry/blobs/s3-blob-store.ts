@@ -39,6 +39,7 @@ import {
   readUploadState,
   recordUnderLease,
   releaseLease,
+  renewLease,
   type S3Part,
   type S3UploadState,
   takeLease,
@@ -55,10 +56,11 @@ export const DEFAULT_PART_SIZE = 10 * MiB;
 /** The largest object one CopyObject (or one part copy) may copy. */
 const MAX_COPY = 5 * 1024 * MiB;
 
+/** How long an upload's lease lasts unless its holder renews it (every third of it). */
+const LEASE_MS = 60_000;
+
 export interface S3BlobStoreOptions {
   partSize?: number;
-  /** How long an append may hold an upload before another instance may take it over (the registry's request timeout). */
-  leaseMs?: number;
   /** Presigned URLs for pulls, valid this long (`--blob-redirect`); none when absent. */
   redirectSeconds?: number;
 }
@@ -67,7 +69,6 @@ export class S3BlobStore implements BlobStore {
   private readonly locks = new KeyedLock();
   private readonly hashes = new UploadHashes();
   private readonly partSize: number;
-  private readonly leaseMs: number;
   private readonly location: string;
 
   constructor(
@@ -78,7 +79,6 @@ export class S3BlobStore implements BlobStore {
   ) {
     this.partSize = opts.partSize ?? DEFAULT_PART_SIZE;
     if (!Number.isSafeInteger(this.partSize) || this.partSize < MIN_PART_SIZE) throw new RangeError(`the part size must be at least ${MIN_PART_SIZE} bytes`);
-    this.leaseMs = opts.leaseMs ?? 3_600_000;
     this.location = `${layout.location.bucket}/${layout.location.prefix}`;
   }
 
@@ -146,7 +146,7 @@ export class S3BlobStore implements BlobStore {
   async append(id: string, offset: number, data: Readable, limit = Number.MAX_SAFE_INTEGER, chunks: ChunkOwnership = 'borrowed'): Promise<UploadInfo> {
     if (!Number.isSafeInteger(offset) || offset < 0) throw new RangeError('invalid upload offset');
     if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError('invalid upload limit');
-    return this.underLease(id, async (state, lease) => {
+    return this.underLease(id, async (state, lease, held) => {
       if (offset !== state.size) throw new UploadOffsetError(state.size);
       const hash = state.size === 0 ? digester('sha256') : this.hashes.get(id, state.size);
       const before = hash?.copy();
@@ -163,6 +163,7 @@ export class S3BlobStore implements BlobStore {
           hash,
           {
             part: async (bytes) => {
+              if (!held()) throw new BlobStoreUnavailableError(`upload ${id} lost its lease to another instance`);
               multipartId ??= await this.bucket.createMultipart(data_);
               const etag = await this.bucket.uploadPart(data_, multipartId, parts.length + 1, bytes);
               if (etag === undefined) throw new UploadNotFoundError(); // cancelled meanwhile
@@ -251,21 +252,37 @@ export class S3BlobStore implements BlobStore {
     return this.bucket.presignGet(this.layout.blobKey(digest), this.opts.redirectSeconds);
   }
 
-  /** Runs `work` on the upload's state holding its lease (this instance's lock, then the database's). */
-  private async underLease<T>(id: string, work: (state: S3UploadState, lease: string) => Promise<T>): Promise<T> {
+  /**
+   * Runs `work` on the upload's state holding its lease (this instance's
+   * lock, then the database's), renewed while it runs. `held()` turns false
+   * once a renewal finds the lease lost: the work stops before its next part.
+   */
+  private async underLease<T>(id: string, work: (state: S3UploadState, lease: string, held: () => boolean) => Promise<T>): Promise<T> {
     if (!isUploadId(id)) throw new UploadNotFoundError();
     return this.locks.run(id, async () => {
-      const lease = await takeLease(this.store, id, this.leaseMs);
+      const lease = await takeLease(this.store, id, LEASE_MS);
       if (lease === undefined) {
         const state = await readUploadState(this.store, id);
         if (state === undefined) throw new UploadNotFoundError();
         throw new UploadOffsetError(state.size); // an append on another instance is running: the client asks where to resume
       }
+      let held = true;
+      const renewal = setInterval(() => {
+        renewLease(this.store, id, lease, LEASE_MS).then(
+          (still) => {
+            held &&= still;
+          },
+          () => {
+            held = false; // unsure whether it still holds: stop rather than race a new holder
+          },
+        );
+      }, LEASE_MS / 3);
       try {
         const state = await readUploadState(this.store, id);
         if (state === undefined) throw new UploadNotFoundError();
-        return await work(state, lease);
+        return await work(state, lease, () => held);
       } finally {
+        clearInterval(renewal);
         await releaseLease(this.store, id, lease).catch(() => {});
       }
     });

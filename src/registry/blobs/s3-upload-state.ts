@@ -3,7 +3,8 @@
 // Appends on one instance are serialized by its KeyedLock; across instances
 // an append first takes the row's lease (a compare-and-set), so two
 // instances never write the same part numbers, and it records its result
-// only while it still holds that lease.
+// only while it still holds that lease. The holder renews the lease while it
+// works, so the lease of an instance that died runs out within a minute.
 import { randomBytes } from 'node:crypto';
 import type { Store } from '../../store/store.js';
 import { transact } from '../../store/transact.js';
@@ -101,6 +102,15 @@ export async function recordUnderLease(
       .where('id', '=', id)
       .where('lease', '=', token)
       .executeTakeFirst(),
+  );
+  return done.numUpdatedRows > 0n;
+}
+
+/** Extends a lease still held for another `ms`; false when it was lost (taken over, or the upload is gone). */
+export async function renewLease(store: Store, id: string, token: string, ms: number): Promise<boolean> {
+  const until = new Date(Date.now() + ms).toISOString();
+  const done = await transact(store, (tx) =>
+    tx.updateTable('s3_uploads').set({ lease_until: until }).where('id', '=', id).where('lease', '=', token).executeTakeFirst(),
   );
   return done.numUpdatedRows > 0n;
 }
