@@ -32,6 +32,7 @@ import {
 import { KeyedLock } from './keyed-lock.js';
 import type { S3Bucket } from './s3-bucket.js';
 import type { S3Layout } from './s3-layout.js';
+import { copyObject, copyParts } from './s3-object-copy.js';
 import { streamParts } from './s3-part-stream.js';
 import {
   deleteUploadState,
@@ -53,8 +54,6 @@ const MiB = 1 << 20;
 export const MIN_PART_SIZE = 5 * MiB;
 /** distribution's default chunk size: 10,000 parts make a blob of up to ~97 GiB. */
 export const DEFAULT_PART_SIZE = 10 * MiB;
-/** The largest object one CopyObject (or one part copy) may copy. */
-const MAX_COPY = 5 * 1024 * MiB;
 
 /** How long an upload's lease lasts unless its holder renews it (every third of it). */
 const LEASE_MS = 60_000;
@@ -209,9 +208,9 @@ export class S3BlobStore implements BlobStore {
       const stored = await this.bucket.head(target);
       if (stored === undefined) {
         if (source === undefined) await this.bucket.put(target, new Uint8Array(0));
-        else await this.copyObject(source, target, state.size);
+        else await copyObject(this.bucket, source, target, state.size);
       } else {
-        await this.copyObject(target, target, stored.size); // never replaced: its time renewed, for gc's grace
+        await copyObject(this.bucket, target, target, stored.size); // never replaced: its time renewed, for gc's grace
       }
       this.hashes.delete(id);
       await deleteUploadState(this.store, id); // committed from here on; what is left below, gc clears
@@ -336,38 +335,9 @@ export class S3BlobStore implements BlobStore {
       tailSize = state.size;
     } else {
       multipartId = await this.bucket.createMultipart(key);
-      parts = await this.copyParts(key, multipartId, key, state.size);
+      parts = await copyParts(this.bucket, key, multipartId, key, state.size);
     }
     if (!(await recordUnderLease(this.store, state.id, lease, { size: state.size, multipartId, parts, tailSize }))) throw new UploadNotFoundError();
-  }
-
-  /** Copies `from` (of `size` bytes) as parts 1… of multipart upload `mpu` on `to`, in even parts of at most 5 GiB (each at least 5 MiB when size is). */
-  private async copyParts(to: string, mpu: string, from: string, size: number): Promise<S3Part[]> {
-    const n = Math.ceil(size / MAX_COPY);
-    const parts: S3Part[] = [];
-    for (let i = 0; i < n; i++) {
-      const start = Math.floor((size * i) / n);
-      const end = Math.floor((size * (i + 1)) / n);
-      const etag = await this.bucket.copyPart(to, mpu, i + 1, from, n === 1 ? undefined : { start, end });
-      if (etag === undefined) throw new UploadNotFoundError();
-      parts.push({ etag, size: end - start });
-    }
-    return parts;
-  }
-
-  /** Copies an object within the bucket: one request up to 5 GiB, a multipart copy above. */
-  private async copyObject(from: string, to: string, size: number): Promise<void> {
-    if (size <= MAX_COPY) return this.bucket.copy(from, to);
-    const mpu = await this.bucket.createMultipart(to);
-    const parts = await this.copyParts(to, mpu, from, size);
-    if (
-      !(await this.bucket.complete(
-        to,
-        mpu,
-        parts.map((p) => p.etag),
-      ))
-    )
-      throw new BlobStoreUnavailableError(`the copy of ${from} did not complete`);
   }
 
   /** The hex digest of an object (or of no bytes), read back through. */
