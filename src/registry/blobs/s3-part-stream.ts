@@ -1,7 +1,7 @@
 // Turns one PATCH body into S3 multipart parts, as distribution's S3 driver
-// does: bytes gather in one buffer of the part size (bounded memory: one
-// buffer per append in progress, whatever the body's size), each full buffer
-// goes up as the next part, and what is left at the end (under a part) is
+// does: bytes gather in a buffer of the part size (bounded memory: two
+// buffers per append in progress, whatever the body's size), each full buffer
+// goes up as the next part while the other fills, and what is left at the end (under a part) is
 // the upload's new tail, kept as a small object until more bytes or the
 // commit come. Bytes are counted against the limit and hashed on the way.
 import type { Hash } from 'node:crypto';
@@ -29,26 +29,38 @@ export async function streamParts(
   sink: PartSink,
   chunks: ChunkOwnership,
 ): Promise<{ taken: number; tail: Uint8Array }> {
-  const buffer = Buffer.allocUnsafe(partSize);
-  buffer.set(tail, 0);
+  // Two buffers: one part goes up while the next fills; the source waits (backpressure) when both are busy.
+  const buffers = [Buffer.allocUnsafe(partSize), Buffer.allocUnsafe(partSize)];
+  let current = 0;
   let filled = tail.byteLength;
+  buffers[0].set(tail, 0);
+  let inflight: Promise<void> | undefined;
   let taken = 0;
-  for await (const chunk of source.iterator({ destroyOnReturn: false })) {
-    if (!(chunk instanceof Uint8Array)) throw new TypeError('upload data must be a byte stream');
-    taken += chunk.byteLength;
-    if (taken > limit) throw new UploadTooLargeError(`upload chunk exceeds ${limit} bytes`);
-    hash?.update(chunk);
-    for (let at = 0; at < chunk.byteLength; ) {
-      const n = Math.min(partSize - filled, chunk.byteLength - at);
-      buffer.set(chunk.subarray(at, at + n), filled);
-      filled += n;
-      at += n;
-      if (filled === partSize) {
-        await sink.part(buffer); // the source waits (backpressure) while the part goes up
-        filled = 0;
+  try {
+    for await (const chunk of source.iterator({ destroyOnReturn: false })) {
+      if (!(chunk instanceof Uint8Array)) throw new TypeError('upload data must be a byte stream');
+      taken += chunk.byteLength;
+      if (taken > limit) throw new UploadTooLargeError(`upload chunk exceeds ${limit} bytes`);
+      hash?.update(chunk);
+      for (let at = 0; at < chunk.byteLength; ) {
+        const n = Math.min(partSize - filled, chunk.byteLength - at);
+        buffers[current].set(chunk.subarray(at, at + n), filled);
+        filled += n;
+        at += n;
+        if (filled === partSize) {
+          await inflight; // parts go up one at a time, in order
+          inflight = sink.part(buffers[current]);
+          inflight.catch(() => {}); // observed when awaited
+          current ^= 1;
+          filled = 0;
+        }
       }
+      if (chunks === 'owned') releaseBuffer(chunk);
     }
-    if (chunks === 'owned') releaseBuffer(chunk);
+    await inflight;
+  } catch (err) {
+    await inflight?.catch(() => {}); // nothing writes into a buffer still going up
+    throw err;
   }
-  return { taken, tail: buffer.subarray(0, filled) };
+  return { taken, tail: buffers[current].subarray(0, filled) };
 }
