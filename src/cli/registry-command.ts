@@ -5,8 +5,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Command, Option } from 'commander';
-import { FsBlobStore } from '../registry/blobs/fs-blob-store.js';
 import { registryBlobRoot } from '../registry/blobs/fs-blob-layout.js';
+import { blobStoreSpec, type ClosableBlobStore, openFsBlobStore, openS3BlobStore } from '../registry/blobs/open-blob-store.js';
 import { DEFAULT_GRACE_MS, DEFAULT_UPLOAD_GRACE_MS, MAX_GRACE_MS } from '../registry/gc/gc-options.js';
 import type { GcProgress, GcReport } from '../registry/gc/gc-report.js';
 import { runGc } from '../registry/gc/run-gc.js';
@@ -83,6 +83,10 @@ interface GcFlags {
   deleteUntagged: boolean;
   dryRun: boolean;
   output: 'table' | 'json';
+  blobStore: string;
+  s3Endpoint?: string;
+  s3Region?: string;
+  s3PathStyle: boolean;
 }
 
 export function registryCommand(program: Command): void {
@@ -92,6 +96,10 @@ export function registryCommand(program: Command): void {
     .description('Remove blobs, blob links and stale uploads nothing references (and untagged manifests with --delete-untagged)')
     .option('--data <dir>', "the server's data directory (blob store in <dir>/registry; SQLite file)", './data')
     .option('--database <url>', 'PostgreSQL URL (postgres://user:pass@host/db); default: SQLite in --data')
+    .option('--blob-store <url>', 'the server\'s --blob-store: "filesystem" (under --data) or s3://BUCKET/PREFIX', 'filesystem')
+    .option('--s3-endpoint <url>', "the server's --s3-endpoint")
+    .option('--s3-region <region>', "the server's --s3-region")
+    .option('--s3-path-style', "as the server's --s3-path-style", false)
     .option('--grace <duration>', 'keep manifests, blob links and blobs pushed more recently than this', `${DEFAULT_GRACE_MS / 3_600_000}h`)
     .option('--upload-grace <duration>', 'keep uploads started more recently than this', `${DEFAULT_UPLOAD_GRACE_MS / 3_600_000}h`)
     .option('--delete-untagged', 'also delete untagged manifests nothing live reaches (and then their blobs)', false)
@@ -102,8 +110,9 @@ export function registryCommand(program: Command): void {
       const graceMs = parseDurationFlag('--grace', o.grace, 0, MAX_GRACE_MS);
       const uploadGraceMs = parseDurationFlag('--upload-grace', o.uploadGrace, 0, MAX_GRACE_MS);
       const databaseUrl = o.database ?? process.env.BERTH_DATABASE_URL;
+      const spec = blobStoreSpec(o);
       // A mistyped --data must not create an empty store to collect.
-      if (!existsSync(registryBlobRoot(o.data)))
+      if (spec.kind === 'filesystem' && !existsSync(registryBlobRoot(o.data)))
         throw new Error(`no registry data in ${o.data} (expected ${registryBlobRoot(o.data)}): pass the server's --data`);
       if (!databaseUrl && !existsSync(join(o.data, 'berth.db')))
         throw new Error(`no database in ${o.data} (berth.db): pass the server's --data, or --database`);
@@ -117,8 +126,10 @@ export function registryCommand(program: Command): void {
       process.on('SIGTERM', stop);
       const line = new ProgressLine();
       const started = Date.now();
+      let blobs: ClosableBlobStore | undefined;
       try {
-        const blobs = await FsBlobStore.open(registryBlobRoot(o.data));
+        // gc takes no lock on a filesystem root (see fs-blob-store.ts); on S3, every instance and gc share the bucket.
+        blobs = spec.kind === 's3' ? openS3BlobStore(spec, store) : (await openFsBlobStore(spec, o.data, false))!;
         const report = await runGc(
           { store, blobs },
           {
@@ -138,6 +149,7 @@ export function registryCommand(program: Command): void {
         line.clear();
         process.off('SIGINT', stop);
         process.off('SIGTERM', stop);
+        await blobs?.close();
         await store.close();
       }
     });

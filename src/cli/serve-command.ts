@@ -17,6 +17,7 @@ import type { OrgCreationPolicy } from '../runtime/service-deps.js';
 import { readTermsFile } from '../iam/terms/terms-documents.js';
 import { DEFAULT_EVENT_SETTINGS, type EventSettings } from '../events/event-settings.js';
 import { parseDurationFlag } from './duration-flag.js';
+import { blobStoreSpec } from '../registry/blobs/open-blob-store.js';
 
 function parseListen(value: string, flag = '--listen'): { host: string; port: number } {
   const m = /^(?:\[([^\]]+)\]|([^:]*)):(\d{1,5})$/.exec(value);
@@ -128,6 +129,15 @@ export function serveCommand(program: Command): void {
     )
     .option('--history-segment <name>', 'path segment of the tag history route /v2/<org>/<image>/<segment>/history/<tag>', DEFAULT_HISTORY_SEGMENT)
     .option('--data <dir>', 'data directory (SQLite file, admin credentials)', './data')
+    .option(
+      '--blob-store <url>',
+      'where registry blobs live: "filesystem" (under --data) or s3://BUCKET/PREFIX (credentials from the AWS SDK default chain)',
+      'filesystem',
+    )
+    .option('--s3-endpoint <url>', 'S3-compatible endpoint, http(s)://HOST[:PORT] (default: AWS for --s3-region)')
+    .option('--s3-region <region>', 'S3 region (default: AWS_REGION, else us-east-1)')
+    .option('--s3-path-style', 'address the bucket in the path (http://host/bucket/key) rather than the host name', false)
+    .option('--blob-redirect', 'answer blob pulls with 307 to a presigned URL of the object store, so the bytes bypass Berth', false)
     .option('--database <url>', 'PostgreSQL URL (postgres://user:pass@host/db); default: SQLite in --data')
     .option('--public-url <url>', 'URL clients use to reach this API; token issuer and audience (default: http://<listen>)')
     .option('--org <name>', 'name of the organization created on first start', 'example.com')
@@ -209,11 +219,17 @@ Registry tokens: docker login <registry host> -u _token -p "$(npx berth auth tok
         idleTimeout: string;
         headersTimeout: string;
         requestTimeout: string;
+        blobStore: string;
+        s3Endpoint?: string;
+        s3Region?: string;
+        s3PathStyle: boolean;
+        blobRedirect: boolean;
       }) => {
         const orgCreation = parseOrgCreation(o.allowOrgCreation);
         const logger = pino({ level: o.logLevel, redact: ['req.headers.authorization', '*.token', '*.privateKey'] });
         const { host, port } = parseListen(o.listen);
         const registry = parseRegistry(o);
+        const blobStore = blobStoreSpec(o);
         const limits = parseLimits(o);
         const events = parseEvents(o);
         const termsDocuments = o.termsFile === undefined ? [] : readTermsFile(o.termsFile);
@@ -239,6 +255,7 @@ Registry tokens: docker login <registry host> -u _token -p "$(npx berth auth tok
           termsDocuments,
           events,
           feedRequiresAuth: o.feedRequiresAuth,
+          blobStore,
         });
         logger.info({ url: server.url, registryUrl: server.registryUrl, database: describeDatabase({ databaseUrl, dataDir: o.data }) }, 'berth is serving');
         // One write, so a reader of the first line has the registry's too.

@@ -3,7 +3,8 @@
 // blobs of what its tags point or pointed to (free-tier.ts). GET honours one
 // `Range` (206, or 416 when it cannot be met); the bytes stream from the blob
 // store, once the pull event has committed (a HEAD is no pull). DELETE
-// unlinks the blob from the repo (202); its bytes go when gc finds nothing
+// unlinks the blob from the repo (202); with --blob-redirect a GET is answered 307 to a presigned URL
+// of the object store once the pull is on record; its bytes go when gc finds nothing
 // else using them. A blob a stored manifest of the repo still uses is not
 // unlinked (403 DENIED, the detail naming the manifests): that image would
 // no longer pull.
@@ -66,6 +67,14 @@ export function blobReadRoute(ctx: RegistryContext): RepoRoute {
       const size = await repoBlobSize(db, repoUid, digest.text);
       const stored = size === undefined ? undefined : await ctx.blobs.stat(digest);
       if (size === undefined || stored === undefined) throw new OciError('BLOB_UNKNOWN', undefined, { digest: digest.text });
+      if (request.method === 'GET' && ctx.blobs.redirectUrl) {
+        // --blob-redirect: the client fetches the bytes (and any Range of them) from the object store, as distribution's redirect middleware.
+        const url = await ctx.blobs.redirectUrl(digest);
+        if (url !== undefined) {
+          await ctx.pullEvents.record(pullEvent(originOf(request, access), { repoUid, digest: digest.text, type: 'blob', method: 'GET' }));
+          return reply.code(307).header('location', url).header('docker-content-digest', digest.text).header('content-length', '0').send();
+        }
+      }
       reply.header('docker-content-digest', digest.text).header('accept-ranges', 'bytes').header('content-type', 'application/octet-stream');
       reply.header('etag', `"${digest.text}"`);
       const range = requestedRange(request.headers.range, stored.size);

@@ -1,10 +1,11 @@
 // Every failure on the registry listener leaves as an OciError: raised on
-// purpose, passed through; a database that cannot be reached, 503
-// UNAVAILABLE with Retry-After; a full disk, 507 UNAVAILABLE with Retry-After
+// purpose, passed through; a database or blob store that cannot be reached,
+// 503 UNAVAILABLE with Retry-After; a full disk, 507 UNAVAILABLE with Retry-After
 // (noted for /healthz, the path logged); a body Fastify could not take, 413 or 400;
 // anything else is logged here and answered 500 UNKNOWN without its cause.
 import type { FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
+import { BlobStoreUnavailableError } from '../registry/blobs/blob-store.js';
 import { isDatabaseUnavailable } from '../store/database-unavailable.js';
 import type { StorageHealth } from '../runtime/storage-health.js';
 import { isStorageFull } from '../store/storage-full.js';
@@ -18,6 +19,10 @@ export function toOciError(err: unknown, logger: Logger, where: { method: string
   if (isDatabaseUnavailable(err)) {
     logger.warn({ err, ...where }, 'database unavailable');
     return new OciError('UNAVAILABLE', 'the database is unavailable; retry shortly');
+  }
+  if (err instanceof BlobStoreUnavailableError) {
+    logger.warn({ err, ...where }, 'blob store unavailable');
+    return new OciError('UNAVAILABLE', 'the blob store is unavailable; retry shortly');
   }
   if (isStorageFull(err)) {
     if (storage) storage.noteFull(err, where);

@@ -10,8 +10,7 @@ import type { TermsDocument } from '../iam/terms/terms-documents.js';
 import { openStore, type Store } from '../store/store.js';
 import { REGISTRY_REQUEST_TIMEOUT_MS } from '../oci/registry-config.js';
 import { RegistryListener } from '../oci/registry-listener.js';
-import { registryBlobRoot } from '../registry/blobs/fs-blob-layout.js';
-import { FsBlobStore } from '../registry/blobs/fs-blob-store.js';
+import { type BlobStoreSpec, type ClosableBlobStore, openFsBlobStore, openS3BlobStore } from '../registry/blobs/open-blob-store.js';
 import { ApiListener, type ServedRoute } from '../server/api-listener.js';
 import { DEFAULT_LIMITS, type ConnectionLimits } from '../http/connection-limits.js';
 import type { EventSettings } from '../events/event-settings.js';
@@ -48,6 +47,8 @@ export interface ServeOptions {
   events?: EventSettings;
   /** --feed-requires-auth: the advisory feed (/advisory/v2) asks for a valid token. */
   feedRequiresAuth?: boolean;
+  /** Where registry blobs live (`--blob-store`); the filesystem under dataDir when absent. */
+  blobStore?: BlobStoreSpec;
 }
 
 export interface RegistryServeOptions {
@@ -83,7 +84,8 @@ const DRAIN_MS = 10_000;
 
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   // The blob store first: a second server on this --data stops here, before it opens or binds anything.
-  const blobs = opts.registry ? await FsBlobStore.open(registryBlobRoot(opts.dataDir), { exclusive: true }) : undefined;
+  const spec = opts.blobStore ?? { kind: 'filesystem' };
+  let blobs: ClosableBlobStore | undefined = opts.registry ? await openFsBlobStore(spec, opts.dataDir, true) : undefined;
   let store: Store;
   try {
     store = await openStore({ databaseUrl: opts.databaseUrl, dataDir: opts.dataDir, logger: opts.logger });
@@ -91,6 +93,8 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     await blobs?.close();
     throw err;
   }
+  // The S3 store keeps its upload state in the database.
+  if (opts.registry && spec.kind === 's3') blobs = openS3BlobStore(spec, store);
   let api: ApiListener | undefined;
   let registry: RegistryListener | undefined;
   let runtime: Runtime | undefined;
@@ -102,7 +106,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
         ...opts.registry,
         logger: opts.logger,
         limits: { ...(opts.limits ?? DEFAULT_LIMITS), requestTimeoutMs: opts.registry.requestTimeoutMs ?? REGISTRY_REQUEST_TIMEOUT_MS },
-        blobs: blobs as FsBlobStore,
+        blobs: blobs as ClosableBlobStore,
         // A push queues its scan jobs in its own transaction.
         manifestObserver: scanObserver(scanKinds),
       });

@@ -27,6 +27,8 @@ const WRITERS: Record<string, string> = {
   vuln_reports: 'scanning/scanner-reports/store-scanner-report.ts',
   library_artifacts: 'libraries/catalogue-writer.ts',
   library_versions: 'libraries/catalogue-writer.ts',
+  // The S3 blob driver's upload state (migration 0032).
+  s3_uploads: 'registry/blobs/s3-upload-state.ts',
 };
 const TABLES = Object.keys(WRITERS).join('|');
 

@@ -16,7 +16,7 @@ export class BlobRootInUseError extends Error {
   constructor(readonly root: string) {
     super(
       `the registry's blob store ${root} is in use by another berth process (it holds ${lockPath(root)}): ` +
-        'one --data serves one process; several instances need the object-store driver (not yet available)',
+        'one --data serves one process; several instances share an S3 bucket instead (--blob-store s3://BUCKET/PREFIX)',
     );
     this.name = 'BlobRootInUseError';
   }

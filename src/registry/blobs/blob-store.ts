@@ -80,6 +80,24 @@ export interface BlobStore {
    * clears either.
    */
   uploads(): AsyncIterable<UploadInfo>;
+  /**
+   * Where a client may fetch the committed blob's bytes itself (a presigned
+   * URL, for `--blob-redirect`), or undefined: then the bytes go through
+   * Berth. Only object-store drivers answer one.
+   */
+  redirectUrl?(digest: Digest): Promise<string | undefined>;
+}
+
+/**
+ * The blob store cannot be reached or keeps failing (an object store down,
+ * throttling past its retries): the request is answered 503 with
+ * Retry-After, and nothing acknowledged was lost.
+ */
+export class BlobStoreUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'BlobStoreUnavailableError';
+  }
 }
 
 export class UploadNotFoundError extends Error {

@@ -13,7 +13,7 @@
 // - Work on one upload is serialized in this process (KeyedLock). One
 //   process per root (blob-root-lock.ts, taken by the server): an append in
 //   another process could hold the upload file open across this one's commit
-//   and write into the committed blob. Several instances need an object-store
+//   and write into the committed blob. Several instances use the S3
 //   driver. `berth registry gc` is the one other process on a root: it only
 //   stats, lists and deletes committed blobs (atomic on a path) and cancels
 //   uploads older than its upload grace; a commit whose upload it removed

@@ -1,0 +1,88 @@
+// The real S3-compatible store the S3 tests run against: BERTH_TEST_S3 is
+// http://ACCESS_KEY:SECRET_KEY@HOST:PORT/BUCKET (path-style), as .ci/run
+// exports it after starting Ceph RGW (scripts/ceph-rgw.sh). Unset outside CI,
+// the S3 tests skip saying so; unset in CI, they fail: no fake S3 servers.
+import { randomBytes } from 'node:crypto';
+import { CreateBucketCommand, DeleteObjectsCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+
+export interface TestBucket {
+  endpoint: string;
+  bucket: string;
+  accessKey: string;
+  secretKey: string;
+  /** The environment a process needs to reach the bucket through the SDK's default credential chain. */
+  env: NodeJS.ProcessEnv;
+}
+
+const MISSING =
+  'BERTH_TEST_S3 is unset: the S3 tests need a real object store (bash scripts/ceph-rgw.sh DIR 7480, then BERTH_TEST_S3=http://KEY:SECRET@127.0.0.1:7480/berth-test)';
+
+/** The bucket (created when missing), or a reason to skip; throws in CI when unset. */
+export async function testBucket(): Promise<TestBucket | string> {
+  const text = process.env.BERTH_TEST_S3;
+  if (!text) {
+    if (process.env.CI) throw new Error(`${MISSING}; in CI it must be set`);
+    return MISSING;
+  }
+  const u = new URL(text);
+  const bucket = u.pathname.replace(/^\/+|\/+$/g, '');
+  const b: TestBucket = {
+    endpoint: `${u.protocol}//${u.host}`,
+    bucket,
+    accessKey: decodeURIComponent(u.username),
+    secretKey: decodeURIComponent(u.password),
+    env: { AWS_ACCESS_KEY_ID: decodeURIComponent(u.username), AWS_SECRET_ACCESS_KEY: decodeURIComponent(u.password), AWS_REGION: 'us-east-1' },
+  };
+  const client = clientOf(b);
+  try {
+    await client.send(new CreateBucketCommand({ Bucket: bucket }));
+  } catch (err) {
+    const name = (err as { name?: string }).name;
+    if (name !== 'BucketAlreadyOwnedByYou' && name !== 'BucketAlreadyExists') throw err;
+  } finally {
+    client.destroy();
+  }
+  return b;
+}
+
+export function clientOf(b: TestBucket): S3Client {
+  return new S3Client({
+    endpoint: b.endpoint,
+    region: 'us-east-1',
+    forcePathStyle: true,
+    credentials: { accessKeyId: b.accessKey, secretAccessKey: b.secretKey },
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+}
+
+/** A prefix of its own for one test. */
+export function freshPrefix(): string {
+  return `t-${randomBytes(6).toString('hex')}`;
+}
+
+/** The keys under `prefix` (up to a page of 1000: tests keep fewer). */
+export async function keysUnder(b: TestBucket, prefix: string): Promise<string[]> {
+  const client = clientOf(b);
+  try {
+    const r = await client.send(new ListObjectsV2Command({ Bucket: b.bucket, Prefix: prefix }));
+    return (r.Contents ?? []).map((o) => o.Key!).sort();
+  } finally {
+    client.destroy();
+  }
+}
+
+/** Deletes what a test left under `prefix`. */
+export async function emptyPrefix(b: TestBucket, prefix: string): Promise<void> {
+  const client = clientOf(b);
+  try {
+    for (;;) {
+      const r = await client.send(new ListObjectsV2Command({ Bucket: b.bucket, Prefix: prefix }));
+      const keys = (r.Contents ?? []).map((o) => ({ Key: o.Key! }));
+      if (keys.length === 0) return;
+      await client.send(new DeleteObjectsCommand({ Bucket: b.bucket, Delete: { Objects: keys, Quiet: true } }));
+    }
+  } finally {
+    client.destroy();
+  }
+}
