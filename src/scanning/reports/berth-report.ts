@@ -9,7 +9,7 @@ import type { FixState, ReportSeverity, ReportVulnerability } from '../scanner-r
 import { package2 } from '../sbom-v1/package-message.js';
 
 /** Raised when matching's rules change (the scanner version of Berth's reports). */
-export const MATCHER_VERSION = '1';
+export const MATCHER_VERSION = '2';
 
 /** Matches one report keeps (an image with 10,000 packages has a few thousand). */
 export const MAX_STORED_MATCHES = 20_000;
@@ -28,6 +28,8 @@ export interface BerthVulnerability extends ReportVulnerability {
     ecosystem: string;
     /** The installed package as GetSbom shows it (Package2's id, license, description). */
     pkg: { id: string; license: string; description: string };
+    /** Its index in the stored inventory: a re-match of some packages replaces their matches only (report-splice.ts). */
+    packageIndex: number;
   };
 }
 
@@ -65,19 +67,29 @@ function vulnerabilityOf(m: VulnMatch): BerthVulnerability {
       source: m.source,
       ecosystem: m.ecosystem,
       pkg: { id: described.id, license: described.license, description: described.description },
+      packageIndex: m.packageIndex,
     },
   };
 }
 
 export function berthReportBody(matches: readonly VulnMatch[]): BerthReportBody {
-  const vulnerabilities = matches.slice(0, MAX_STORED_MATCHES).map(vulnerabilityOf);
+  return { ...reportBodyOf(matches.slice(0, MAX_STORED_MATCHES).map(vulnerabilityOf)), omitted: Math.max(0, matches.length - MAX_STORED_MATCHES) };
+}
+
+/** The matches of some packages, as a report holds them (report-splice.ts puts them in a stored report). */
+export function berthVulnerabilities(matches: readonly VulnMatch[]): BerthVulnerability[] {
+  return matches.map(vulnerabilityOf);
+}
+
+/**
+ * A report's text and digest from its matches, in matching's order (by
+ * package, then vulnerability id), so a report spliced from parts is the
+ * same text as one matched whole.
+ */
+export function reportBodyOf(vulnerabilities: BerthVulnerability[]): Omit<BerthReportBody, 'omitted'> {
+  vulnerabilities.sort((a, b) => a.berth.packageIndex - b.berth.packageIndex || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const text = JSON.stringify(vulnerabilities);
-  return {
-    vulnerabilities,
-    text,
-    digest: `sha256:${createHash('sha256').update(text).digest('hex')}`,
-    omitted: Math.max(0, matches.length - MAX_STORED_MATCHES),
-  };
+  return { vulnerabilities, text, digest: `sha256:${createHash('sha256').update(text).digest('hex')}` };
 }
 
 /** Counts by severity, every severity present (0 when none). */

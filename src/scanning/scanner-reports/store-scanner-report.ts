@@ -56,12 +56,17 @@ export interface StoreBerthReport {
   text: string;
   textDigest: string;
   now: string;
+  /**
+   * Write only over this generation (0: only when none is stored): a report
+   * computed before another was stored is not written over it (`conflict`).
+   */
+  expectGeneration?: number;
 }
 
 export type StoredBerthReport =
-  | { changed: false; generation: number }
+  | { changed: false; generation: number; conflict?: true }
   /** `previous`: the matches the report held before (JSON), absent for a first report. */
-  | { changed: true; generation: number; previous?: string };
+  | { changed: true; generation: number; previous?: string; conflict?: undefined };
 
 /**
  * Berth's own report of a digest in a repo: one row, rewritten in place only
@@ -76,6 +81,8 @@ export async function storeBerthReport(tx: Tx, r: StoreBerthReport): Promise<Sto
     .where('digest', '=', r.digest)
     .where('scanner_name', '=', 'BERTH')
     .executeTakeFirst();
+  if (r.expectGeneration !== undefined && (old?.generation ?? 0) !== r.expectGeneration)
+    return { changed: false, generation: old?.generation ?? 0, conflict: true };
   if (old && old.raw_digest === r.textDigest) return { changed: false, generation: old.generation };
   const values = {
     scanner_version: r.scannerVersion,
