@@ -3,6 +3,10 @@
 // for every scanner (ReportVulnerability), each with what GetVulnReport shows
 // beyond it under `berth`. Bounded, so one row stays bounded however many
 // advisories match: at most MAX_STORED_MATCHES matches, lists and text cut.
+// Each match is written with its package's index, its id and its severity
+// first, in matching's order (by package, then id): report-text.ts finds
+// them in the stored text without parsing it, which is how a splice after an
+// advisory change (report-splice.ts) replaces some packages' matches.
 import { createHash } from 'node:crypto';
 import type { FixState as MatchFixState, VulnMatch } from '../matching/vuln-match.js';
 import type { FixState, ReportSeverity, ReportVulnerability } from '../scanner-reports/scanner-report.js';
@@ -19,6 +23,8 @@ const MAX_LIST = 64;
 const MAX_TEXT = 4_096;
 
 export interface BerthVulnerability extends ReportVulnerability {
+  /** The package's index in the stored inventory. */
+  packageIndex: number;
   berth: {
     /** The advisory that decided the match and the feed it came from. */
     advisoryId: string;
@@ -28,8 +34,6 @@ export interface BerthVulnerability extends ReportVulnerability {
     ecosystem: string;
     /** The installed package as GetSbom shows it (Package2's id, license, description). */
     pkg: { id: string; license: string; description: string };
-    /** Its index in the stored inventory: a re-match of some packages replaces their matches only (report-splice.ts). */
-    packageIndex: number;
   };
 }
 
@@ -46,16 +50,32 @@ export interface BerthReportBody {
 
 const FIX_STATES: Readonly<Record<MatchFixState, FixState>> = { fixed: 'FIXED', 'not-fixed': 'NOT_FIXED', 'wont-fix': 'WONT_FIX', unknown: 'UNKNOWN' };
 
-function vulnerabilityOf(m: VulnMatch): BerthVulnerability {
+type Described = Pick<ReturnType<typeof package2>, 'id' | 'license' | 'description'>;
+
+/** The matches as a report holds them; a package with several matches is described once. */
+function vulnerabilitiesOf(matches: readonly VulnMatch[]): BerthVulnerability[] {
+  const described = new Map<number, Described>();
+  return matches.map((m) => {
+    let d = described.get(m.packageIndex);
+    if (!d) {
+      d = package2(m.package);
+      described.set(m.packageIndex, d);
+    }
+    return vulnerabilityOf(m, d);
+  });
+}
+
+function vulnerabilityOf(m: VulnMatch, described: Described): BerthVulnerability {
   const p = m.package;
-  const described = package2(p);
+  // packageIndex, id and severity first: report-text.ts reads them off the text by this order.
   return {
+    packageIndex: m.packageIndex,
     id: m.vulnerabilityId,
+    severity: m.severity as ReportSeverity,
     aliases: m.aliases.slice(0, MAX_LIST),
     purls: p.purl ? [p.purl] : [],
     description: m.description.slice(0, MAX_TEXT),
     details: '',
-    severity: m.severity as ReportSeverity,
     cvss: m.cvss.slice(0, MAX_LIST).map((c) => ({ score: c.score.toFixed(1), version: c.version })),
     fix: { versions: m.fix.versions.slice(0, MAX_LIST), state: FIX_STATES[m.fix.state] },
     relatedUrls: m.urls.slice(0, MAX_LIST),
@@ -67,29 +87,29 @@ function vulnerabilityOf(m: VulnMatch): BerthVulnerability {
       source: m.source,
       ecosystem: m.ecosystem,
       pkg: { id: described.id, license: described.license, description: described.description },
-      packageIndex: m.packageIndex,
     },
   };
 }
 
 export function berthReportBody(matches: readonly VulnMatch[]): BerthReportBody {
-  return { ...reportBodyOf(matches.slice(0, MAX_STORED_MATCHES).map(vulnerabilityOf)), omitted: Math.max(0, matches.length - MAX_STORED_MATCHES) };
-}
-
-/** The matches of some packages, as a report holds them (report-splice.ts puts them in a stored report). */
-export function berthVulnerabilities(matches: readonly VulnMatch[]): BerthVulnerability[] {
-  return matches.map(vulnerabilityOf);
-}
-
-/**
- * A report's text and digest from its matches, in matching's order (by
- * package, then vulnerability id), so a report spliced from parts is the
- * same text as one matched whole.
- */
-export function reportBodyOf(vulnerabilities: BerthVulnerability[]): Omit<BerthReportBody, 'omitted'> {
-  vulnerabilities.sort((a, b) => a.berth.packageIndex - b.berth.packageIndex || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const vulnerabilities = vulnerabilitiesOf(matches.slice(0, MAX_STORED_MATCHES)).sort(matchOrder);
   const text = JSON.stringify(vulnerabilities);
-  return { vulnerabilities, text, digest: `sha256:${createHash('sha256').update(text).digest('hex')}` };
+  return { vulnerabilities, text, digest: textDigest(text), omitted: Math.max(0, matches.length - MAX_STORED_MATCHES) };
+}
+
+/** The matches of some packages, in report order, as a report holds them (report-splice.ts puts them in a stored report). */
+export function berthVulnerabilities(matches: readonly VulnMatch[]): BerthVulnerability[] {
+  return vulnerabilitiesOf(matches).sort(matchOrder);
+}
+
+/** Matching's order, the order of a stored report: by package, then vulnerability id. */
+export function matchOrder(a: Pick<BerthVulnerability, 'packageIndex' | 'id'>, b: Pick<BerthVulnerability, 'packageIndex' | 'id'>): number {
+  return a.packageIndex - b.packageIndex || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+/** The digest of a report's text: an unchanged report has the same. */
+export function textDigest(text: string): string {
+  return `sha256:${createHash('sha256').update(text).digest('hex')}`;
 }
 
 /** Counts by severity, every severity present (0 when none). */

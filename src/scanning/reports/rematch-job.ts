@@ -77,10 +77,11 @@ async function run(ctx: JobContext): Promise<JobOutcome> {
       if (!keyed && inventory.packages.length > 0) await writeInventoryKeys(tx, digest, inventory);
       const now = nowIso();
       for (const repoUid of repos) {
+        const body = bodies.get(rootOf(repoUid)) as BerthReportBody;
         const stored = await writeBerthReport(tx, {
           repoUid,
           digest,
-          body: bodies.get(rootOf(repoUid)) as BerthReportBody,
+          body: { text: body.text, digest: body.digest, matches: body.vulnerabilities },
           ...(dbBuildTime === undefined ? {} : { dbBuildTime }),
           now,
           expectGeneration: generations.get(repoUid) ?? 0,

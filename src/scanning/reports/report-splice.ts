@@ -5,8 +5,10 @@
 // many images hold it — and their matches replace theirs in each stored report
 // of the image; the rest of the report is kept as stored. The spliced report
 // is the text a full re-match would write (berth-report.ts orders both alike).
-// A report that cannot be spliced (written before reports kept package
-// indexes, unreadable, or at MAX_STORED_MATCHES) gets a full 'rematch' job.
+// The stored text is changed in place (report-text.ts): the kept matches are
+// copied as text, not parsed and written anew. A report that cannot be
+// spliced (written in an older form, or past MAX_STORED_MATCHES) gets a full
+// 'rematch' job.
 // Each report is written over the generation it was read at: one rewritten
 // meanwhile (a full re-match finished) is left as it is and its image queued
 // for a full re-match, which reads the advisories after this change.
@@ -21,7 +23,8 @@ import { AdvisoryLookup } from '../matching/advisory-lookup.js';
 import { matchInventory } from '../matching/match-inventory.js';
 import { lookupKeys } from '../matching/package-keys.js';
 import { type BerthReportWrite, writeBerthReport } from './write-berth-report.js';
-import { type BerthVulnerability, berthVulnerabilities, MAX_STORED_MATCHES, reportBodyOf } from './berth-report.js';
+import { type BerthVulnerability, berthVulnerabilities, MAX_STORED_MATCHES, textDigest } from './berth-report.js';
+import { matchSpans, spliceText } from './report-text.js';
 import { newestAdvisoryTime } from './advisory-time.js';
 import { REMATCH_JOB, reportScopes } from './rematch-job.js';
 
@@ -39,17 +42,6 @@ export interface SpliceResult {
 
 /** `ecosystem \0 package`: how a changed key is named in the set spliceChangedKeys takes. */
 export const changedKey = (ecosystem: string, pkg: string) => `${ecosystem}\u0000${pkg}`;
-
-function storedMatches(text: string): BerthVulnerability[] | undefined {
-  try {
-    const list = JSON.parse(text) as unknown;
-    if (!Array.isArray(list) || list.length >= MAX_STORED_MATCHES) return undefined;
-    const vulns = list as BerthVulnerability[];
-    return vulns.every((v) => typeof v?.berth?.packageIndex === 'number' && typeof v.id === 'string') ? vulns : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /** Splices the matches of the packages under `keys` into the reports of `digests`. */
 export async function spliceChangedKeys(store: Store, keys: ReadonlySet<string>, digests: readonly string[], signal?: AbortSignal): Promise<SpliceResult> {
@@ -90,8 +82,8 @@ export async function spliceChangedKeys(store: Store, keys: ReadonlySet<string>,
       result.images++;
       const fresh = new Map<string, BerthVulnerability[]>();
       for (const r of reportsOf.get(digest) ?? []) {
-        const base = storedMatches(r.vulnerabilities);
-        if (!base) {
+        const spans = matchSpans(r.vulnerabilities);
+        if (!spans || spans.length >= MAX_STORED_MATCHES) {
           whole.add(digest);
           continue;
         }
@@ -101,13 +93,24 @@ export async function spliceChangedKeys(store: Store, keys: ReadonlySet<string>,
           matched = berthVulnerabilities(await matchInventory(db, inventory, { scope: scope(org), packages: affected, lookup }));
           fresh.set(org, matched);
         }
-        const body = reportBodyOf([...base.filter((v) => !affected.has(v.berth.packageIndex)), ...matched]);
-        if (body.digest === r.raw_digest) continue;
-        if (body.vulnerabilities.length > MAX_STORED_MATCHES) {
+        const spliced = spliceText(r.vulnerabilities, spans, affected, matched);
+        const digestOfText = textDigest(spliced.text);
+        if (digestOfText === r.raw_digest) continue;
+        if (spliced.matches.length > MAX_STORED_MATCHES) {
           whole.add(digest);
           continue;
         }
-        writes.push({ repoUid: r.repo_uid, digest, body, ...(dbBuildTime === undefined ? {} : { dbBuildTime }), now, expectGeneration: r.generation });
+        const body = { text: spliced.text, digest: digestOfText, matches: spliced.matches };
+        const previousIds = spans.map((s) => s.id);
+        writes.push({
+          repoUid: r.repo_uid,
+          digest,
+          body,
+          ...(dbBuildTime === undefined ? {} : { dbBuildTime }),
+          now,
+          expectGeneration: r.generation,
+          previousIds,
+        });
       }
     }
     const done = await transact(store, async (tx) => {

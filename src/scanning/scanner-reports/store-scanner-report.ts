@@ -61,6 +61,8 @@ export interface StoreBerthReport {
    * computed before another was stored is not written over it (`conflict`).
    */
   expectGeneration?: number;
+  /** Whether to read the text being replaced (for `previous`): a caller that knows it already says false. */
+  readPrevious?: boolean;
 }
 
 export type StoredBerthReport =
@@ -76,7 +78,8 @@ export type StoredBerthReport =
 export async function storeBerthReport(tx: Tx, r: StoreBerthReport): Promise<StoredBerthReport> {
   const old = await tx
     .selectFrom('vuln_reports')
-    .select(['id', 'raw_digest', 'generation', 'vulnerabilities'])
+    .select(['id', 'raw_digest', 'generation'])
+    .$if(r.readPrevious !== false, (q) => q.select('vulnerabilities'))
     .where('repo_uid', '=', r.repoUid)
     .where('digest', '=', r.digest)
     .where('scanner_name', '=', 'BERTH')
@@ -98,7 +101,7 @@ export async function storeBerthReport(tx: Tx, r: StoreBerthReport): Promise<Sto
       .set({ ...values, generation: old.generation + 1 })
       .where('id', '=', old.id)
       .execute();
-    return { changed: true, generation: old.generation + 1, previous: old.vulnerabilities };
+    return { changed: true, generation: old.generation + 1, ...(old.vulnerabilities === undefined ? {} : { previous: old.vulnerabilities }) };
   }
   await tx
     .insertInto('vuln_reports')
