@@ -207,14 +207,17 @@ try {
       `\nre-match (a server, SQLite): ${fmt(r.images)} images of ${values['packages-per-image']} packages each, inventoried and reported in ${sec(r.settleMs)}`,
     );
     console.log(
-      `  import changing ${fmt(p.advisories)} advisories (${p.packages} packages, 1 %): import ${sec(p.importMs)} · then re-match ${sec(p.rematchMs)} · ` +
-        `${fmt(p.rematched)} of ${fmt(r.images)} images re-matched (those holding a changed package)`,
+      `  import changing ${fmt(p.advisories)} advisories (${p.packages} packages, 1 %): import ${sec(p.importMs)} · then reports current ${sec(p.rematchMs)} ` +
+        `(server CPU ${sec(p.cpuMs)}) · ${fmt(p.rewritten)} of ${fmt(r.images)} reports rewritten, ${fmt(p.rematched)} whole re-matches`,
     );
-    console.log(`  full rescan (a re-match of every image queued): ${sec(r.full.rescanMs)} · ${fmt(r.full.rematched)} images re-matched`);
+    console.log(
+      `  full rescan (a re-match of every image queued): ${sec(r.full.rescanMs)} (server CPU ${sec(r.full.cpuMs)}) · ${fmt(r.full.rematched)} images re-matched, ` +
+        `${fmt(r.full.rewritten)} reports rewritten (0: the splices wrote what a whole re-match writes)`,
+    );
     rematchRatio = p.rematchMs / r.full.rescanMs;
     console.log(
-      `  ratio: ${(rematchRatio * 100).toFixed(1)} % of the full rescan from the import's end (the follower polls every 2 s); ` +
-        `${(((p.importMs + p.rematchMs) / r.full.rescanMs) * 100).toFixed(1)} % from its start`,
+      `  ratio: ${(rematchRatio * 100).toFixed(1)} % of the full rescan from the import's end to current reports (the follower probes every 250 ms); ` +
+        `${((p.cpuMs / r.full.cpuMs) * 100).toFixed(1)} % of its server CPU; ${(((p.importMs + p.rematchMs) / r.full.rescanMs) * 100).toFixed(1)} % from the import's start`,
     );
   } else console.log('\nre-match: not measured (--rematch-images 0)');
 

@@ -1,7 +1,9 @@
 // The advisory follower's cursor over the change log (advisory-cursor.ts),
-// on SQLite or PostgreSQL (BERTH_TEST_PG): a step queues one 'rematch' per
-// inventory holding a changed (ecosystem, package) key and none for the
-// others; an id that becomes visible after a larger one (PostgreSQL's
+// on SQLite or PostgreSQL (BERTH_TEST_PG): a step looks at each inventory
+// holding a changed (ecosystem, package) key and at none of the others — each
+// image here has a report in the form written before reports kept package
+// indexes, which cannot be spliced, so each image looked at is queued for a
+// full 'rematch', which makes the images looked at visible; an id that becomes visible after a larger one (PostgreSQL's
 // sequence: a transaction that took id 2 commits after one that took 3) is
 // kept as a gap and handled when it arrives; a gap never filled is given up
 // after GAP_WAIT_MS; a step with nothing new changes nothing. The change
@@ -11,9 +13,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { writeGroup } from '../../src/iam/groups/group-writer.js';
+import { writeRepo } from '../../src/registry/repos/repo-writer.js';
 import { writeInventory } from '../../src/scanning/inventories/inventory-writer.js';
 import type { InstalledPackage } from '../../src/scanning/inventory/inventory.js';
 import { ADVISORY_CURSOR, followAdvisoryChanges, GAP_WAIT_MS } from '../../src/scanning/reports/advisory-cursor.js';
+import { storeBerthReport } from '../../src/scanning/scanner-reports/store-scanner-report.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { transact } from '../../src/store/transact.js';
 import { dropDatabase, freshDatabase } from '../harness/berth-process.js';
@@ -47,6 +52,9 @@ async function cursor(): Promise<{ position: number; gaps: number[] }> {
   return { position: Number(row.position), gaps: (JSON.parse(row.gaps) as { id: number }[]).map((g) => g.id) };
 }
 
+/** A report as stored before reports kept package indexes: one match without `berth.packageIndex`. */
+const OLD_FORM = JSON.stringify([{ id: 'CVE-2020-0001', severity: 'UNKNOWN', berth: { advisoryId: 'CGA-x', ecosystem: 'apk:alpine' } }]);
+
 before(async () => {
   db.databaseUrl = await freshDatabase();
   store = await openStore(db);
@@ -55,6 +63,17 @@ before(async () => {
     await writeInventory(tx, digest(1), { os, packages: [apk('busybox'), apk('ssl_client', 'busybox')], skipped: [] }, { sboms: [] });
     await writeInventory(tx, digest(2), { os, packages: [apk('musl')], skipped: [] }, { sboms: [] });
     await writeInventory(tx, digest(3), { os, packages: [apk('zlib')], skipped: [] }, { sboms: [] });
+    const org = await writeGroup(tx, { parent: '', name: 'cursor.example', description: '' }, 'first-start');
+    const repo = await writeRepo(tx, { parent: org.uid, name: 'images', description: '' }, { pushedBy: '' });
+    for (const n of [1, 2, 3])
+      await storeBerthReport(tx, {
+        repoUid: repo.uid,
+        digest: digest(n),
+        scannerVersion: '1',
+        text: OLD_FORM,
+        textDigest: `sha256:${n}`,
+        now: new Date().toISOString(),
+      });
   });
 });
 
@@ -65,12 +84,14 @@ after(async () => {
 });
 
 describe('the advisory change cursor', () => {
-  it('queues a re-match of exactly the inventories holding a changed key, once each', async () => {
+  it('looks at exactly the inventories holding a changed key, once each', async () => {
     await change(1, 'apk:alpine', 'busybox');
     await change(3, 'apk:alpine:v3.19', 'busybox');
     const step = await followAdvisoryChanges(store);
     assert.deepEqual([...(await queued()).keys()], [digest(1)]);
+    assert.equal(step.images, 1);
     assert.equal(step.queued, 1);
+    assert.equal(step.written, 0);
     assert.equal(step.changes, 2);
     assert.deepEqual(await cursor(), { position: 3, gaps: [2] });
   });

@@ -4,8 +4,9 @@
 // GetVulnReport answers with the expected matches (fix state and versions);
 // an import that adds an advisory for one package changes that image's report
 // (a new generation and a registry.vulnreport.updated.v1 event to a
-// subscription) and leaves the other's untouched (its generation does not
-// move); an organization's private advisories show in its own report and
+// subscription; the changed package's matches spliced in, the same as a whole
+// re-match of the image gives) and leaves the other's untouched (its
+// generation does not move); an organization's private advisories show in its own report and
 // never in another organization's report of the same image; callers without
 // the capabilities at the repo learn nothing. SQLite, or PostgreSQL with
 // BERTH_TEST_PG.
@@ -15,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { RegistryService } from '../../src/gen/berth/registry/v1/registry_pb.js';
+import { MATCHER_VERSION } from '../../src/scanning/reports/berth-report.js';
 import { grpcClient, identityWithRole, rest } from '../harness/api-client.js';
 import { useBerth, type Berth } from '../harness/berth-process.js';
 import { berthCli } from '../harness/cli-run.js';
@@ -148,7 +150,7 @@ describe("Berth's vulnerability reports (GetVulnReport, re-match on advisory cha
       'ssl_client@1.36.1-r15 CVE-2023-42363 FIXED 1.36.1-r16',
     ]);
     assert.equal(generationOf(a), 1);
-    assert.deepEqual(a.json.scanner, { name: 'berth', version: '1' });
+    assert.deepEqual(a.json.scanner, { name: 'berth', version: MATCHER_VERSION });
     assert.equal(a.json.id, `${images.alpine.repo}@${images.alpine.digest}`);
     assert.match(a.json.vulnerabilityDbLastBuildTime, /^\d{4}-\d\d-\d\dT/);
     assert.match(a.json.lastSeen, /^\d{4}-\d\d-\d\dT/);
@@ -251,7 +253,7 @@ describe("Berth's vulnerability reports (GetVulnReport, re-match on advisory cha
     assert.deepEqual(event?.data.body, {
       repo_id: images.alpine.repo,
       digest: images.alpine.digest,
-      scanner: { name: 'BERTH', version: '1' },
+      scanner: { name: 'BERTH', version: MATCHER_VERSION },
       generation: generationOf(after),
       matches: 4,
       counts: { critical: 0, high: 0, medium: 0, low: 0, negligible: 0, unknown: 4 },
@@ -260,6 +262,11 @@ describe("Berth's vulnerability reports (GetVulnReport, re-match on advisory cha
       fixed_ids: [],
       fixed_count: 0,
     });
+
+    // The splice of the changed package's matches is what a whole re-match gives: the same image pushed to another repo now is matched whole.
+    await push(alpineLayout, '3.19', `${berth.orgName}/reports/alpine-again`, cliToken(berth, host).token);
+    const whole = await report({ repo: await repoUid(berth.orgUid, 'reports/alpine-again'), digest: images.alpine.digest });
+    assert.deepEqual(whole.json.vulnerabilityMatches, after.json.vulnerabilityMatches);
 
     // The Debian image holds no musl: the change that re-matched the Alpine image (in the same step) queued nothing for it.
     const debianNow = await report(images.debian);

@@ -1,24 +1,23 @@
 // Matches an inventory against the stored advisories: looks up the range
-// rows of exactly the inventory's (ecosystem, package) keys (a few batched
-// IN lists over the advisory_ranges_package index), compares versions by the
+// rows of exactly the inventory's (ecosystem, package) keys (advisory-lookup.ts),
+// keeps those of the advisories the scope may see, compares versions by the
 // ecosystem's rules (src/versions), drops what a not-affected row (a false
 // positive) of the same vulnerability says, merges what several feeds say of
 // one vulnerability into one match per package, and adds severity, CVSS and
 // description from the vulnerability metadata. A scope narrows it to the
 // advisories an organization may see (its own groups and the public feed's):
-// another organization's advisories are never read, not even to suppress.
-import { sql } from 'kysely';
-import { descendantRange } from '../../core/uidp.js';
+// another organization's advisories are dropped before anything looks at
+// them, not even to suppress.
+import { isSelfOrBelow } from '../../core/uidp.js';
 import { compareVersions, isValidVersion, isVersionScheme, type VersionScheme } from '../../versions/compare-versions.js';
-import { statementChunks } from '../../store/statement-chunks.js';
 import type { Executor, Tx } from '../../store/transact.js';
 import type { Inventory } from '../inventory/inventory.js';
+import { AdvisoryLookup, type RangeRow } from './advisory-lookup.js';
 import { type Candidate, mergeCandidates } from './merge-candidates.js';
 import { lookupKeys } from './package-keys.js';
 import { severityOf } from './severity.js';
 import type { VulnMatch } from './vuln-match.js';
 
-const NAME_CHUNK = 500;
 /** No package name is longer; a longer one (from a hostile SBOM) is not looked up. */
 const MAX_NAME = 512;
 
@@ -58,13 +57,26 @@ export interface MatchScope {
 export interface MatchOptions {
   /** Without it every stored advisory applies (an operator's tool, tests). */
   scope?: MatchScope;
+  /** Only these packages (indexes into inventory.packages); every package without it. */
+  packages?: ReadonlySet<number>;
+  /** A lookup shared by several matches (a re-match of many images); a fresh one without it. */
+  lookup?: AdvisoryLookup;
+}
+
+/** Whether an advisory of group `parentUid`, from `source`, is in the scope. */
+export function inScope(scope: MatchScope | undefined, parentUid: string, source: string): boolean {
+  if (scope === undefined) return true;
+  if (scope.within.some((g) => isSelfOrBelow(parentUid, g))) return true;
+  return scope.feedGroup !== undefined && parentUid === scope.feedGroup && source !== 'api';
 }
 
 export async function matchInventory(db: Executor | Tx, inventory: Inventory, opts: MatchOptions = {}): Promise<VulnMatch[]> {
   const scope = opts.scope;
+  const lookup = opts.lookup ?? new AdvisoryLookup(db);
   // ecosystem → package → the inventory packages holding it.
   const wanted = new Map<string, Map<string, Holder[]>>();
   inventory.packages.forEach((pkg, index) => {
+    if (opts.packages && !opts.packages.has(index)) return;
     for (const k of lookupKeys(inventory.os, pkg)) {
       if (!isValidVersion(k.scheme, k.version)) continue; // a version Berth cannot order matches nothing
       if (k.package === '' || k.package.length > MAX_NAME || k.package.includes('\u0000')) continue;
@@ -78,61 +90,22 @@ export async function matchInventory(db: Executor | Tx, inventory: Inventory, op
       names.set(k.package, holders);
     }
   });
+  await lookup.load(new Map([...wanted].map(([ecosystem, names]) => [ecosystem, names.keys()])));
 
   const candidates: Candidate[] = [];
   const suppressed = new Set<string>();
   for (const [ecosystem, names] of wanted) {
-    for (const part of statementChunks([...names.keys()], NAME_CHUNK)) {
-      const rows = await db
-        .selectFrom('advisory_ranges as r')
-        .innerJoin('advisories as a', 'a.uid', 'r.advisory_uid')
-        .select(['r.advisory_uid', 'r.package', 'r.scheme', 'r.status', 'r.introduced', 'r.fixed', 'r.last_affected', 'a.advisory_id', 'a.aliases', 'a.source'])
-        .where('r.ecosystem', '=', ecosystem)
-        .where('r.package', 'in', part)
-        .$if(scope !== undefined, (q) =>
-          q.where((eb) => {
-            const parent = sql.ref<string>('a.parent_uid');
-            const allowed = (scope as MatchScope).within.map((g) =>
-              eb.or([eb(parent, '=', g), eb.and([eb(parent, '>=', descendantRange(g).low), eb(parent, '<', descendantRange(g).high)])]),
-            );
-            const feed = (scope as MatchScope).feedGroup;
-            if (feed !== undefined) allowed.push(eb.and([eb(parent, '=', feed), eb('a.source', '!=', 'api')]));
-            return allowed.length > 0 ? eb.or(allowed) : sql<boolean>`1 = 0`;
-          }),
-        )
-        .execute();
-      for (const r of rows) {
-        if (!isVersionScheme(r.scheme)) continue;
-        const scheme = r.scheme;
-        const ids = [r.advisory_id, ...(JSON.parse(r.aliases) as string[])];
-        for (const h of names.get(r.package) ?? []) {
-          if (r.status === 'not-affected') {
-            for (const id of ids) suppressed.add(`${h.index}\u0000${id}`);
-            continue;
-          }
-          if (!boundsValid(scheme, r) || !contains(scheme, h.version, r)) continue;
-          candidates.push({
-            packageIndex: h.index,
-            advisoryUid: r.advisory_uid,
-            advisoryId: r.advisory_id,
-            ids,
-            source: r.source,
-            ecosystem,
-            state: r.status === 'wont-fix' ? 'wont-fix' : r.fixed !== '' ? 'fixed' : r.last_affected !== '' ? 'unknown' : 'not-fixed',
-            fixed: r.fixed,
-          });
-        }
+    for (const [name, holders] of names) {
+      for (const r of lookup.rows(ecosystem, name)) {
+        if (!inScope(scope, r.parent_uid, r.source)) continue;
+        collect(r, ecosystem, holders, candidates, suppressed);
       }
     }
   }
   const kept = candidates.filter((c) => !c.ids.some((id) => suppressed.has(`${c.packageIndex}\u0000${id}`)));
   const groups = mergeCandidates(kept);
 
-  const allIds = [...new Set(groups.flatMap((g) => [g.vulnerabilityId, ...g.aliases]))];
-  const metadata = new Map<string, { summary: string; details: string; refs: string; severities: string }>();
-  for (const part of statementChunks(allIds, NAME_CHUNK))
-    for (const m of await db.selectFrom('vulnerability_metadata').select(['id', 'summary', 'details', 'refs', 'severities']).where('id', 'in', part).execute())
-      metadata.set(m.id, m);
+  const metadata = await lookup.metadataOf(groups.flatMap((g) => [g.vulnerabilityId, ...g.aliases]));
 
   return groups.map((g): VulnMatch => {
     const found = [g.vulnerabilityId, ...g.aliases].map((id) => metadata.get(id)).filter((m) => m !== undefined);
@@ -155,6 +128,29 @@ export async function matchInventory(db: Executor | Tx, inventory: Inventory, op
       urls: refs ? urlsOf(refs.refs) : [],
     };
   });
+}
+
+function collect(r: RangeRow, ecosystem: string, holders: readonly Holder[], candidates: Candidate[], suppressed: Set<string>): void {
+  if (!isVersionScheme(r.scheme)) return;
+  const scheme = r.scheme;
+  const ids = [r.advisory_id, ...(JSON.parse(r.aliases) as string[])];
+  for (const h of holders) {
+    if (r.status === 'not-affected') {
+      for (const id of ids) suppressed.add(`${h.index}\u0000${id}`);
+      continue;
+    }
+    if (!boundsValid(scheme, r) || !contains(scheme, h.version, r)) continue;
+    candidates.push({
+      packageIndex: h.index,
+      advisoryUid: r.advisory_uid,
+      advisoryId: r.advisory_id,
+      ids,
+      source: r.source,
+      ecosystem,
+      state: r.status === 'wont-fix' ? 'wont-fix' : r.fixed !== '' ? 'fixed' : r.last_affected !== '' ? 'unknown' : 'not-fixed',
+      fixed: r.fixed,
+    });
+  }
 }
 
 function urlsOf(refsJson: string): string[] {

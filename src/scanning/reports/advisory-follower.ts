@@ -1,8 +1,9 @@
 // The advisory follower: a background worker on every instance that keeps
 // Berth's reports current as advisories change. It polls the advisory change
 // log (imports run in their own process, so a poll is how their changes are
-// seen) and takes steps of advisory-cursor.ts while there are changes; the
-// re-matches it queues run on the scan workers. At start it queues a
+// seen; the probe is two indexed reads) and takes steps of advisory-cursor.ts
+// while there are changes, each splicing the changed packages' matches into
+// the reports of the images holding them. At start it queues a
 // re-match for every stored inventory that never had one (images inventoried
 // before reports existed), in bounded batches.
 import type { Logger } from 'pino';
@@ -21,6 +22,8 @@ export interface AdvisoryFollowerOptions {
 }
 
 const BACKFILL_BATCH = 500;
+/** How often the change log is probed: a report is current this long after an import at most, plus the work. */
+const POLL_MS = 250;
 
 /** Queues a re-match for each stored inventory no 'rematch' job names yet; returns how many. */
 export async function backfillReports(store: Store, signal: AbortSignal): Promise<number> {
@@ -79,14 +82,19 @@ export class AdvisoryFollower implements BackgroundWorker {
       let more = false;
       try {
         if (await advisoryChangesPending(store)) {
-          const step = await followAdvisoryChanges(store);
-          if (step.queued > 0) logger.info({ changes: step.changes, queued: step.queued }, 'advisories changed: images queued for a re-match');
+          const started = performance.now();
+          const step = await followAdvisoryChanges(store, Date.now(), signal);
+          if (step.images > 0)
+            logger.info(
+              { changes: step.changes, images: step.images, written: step.written, queued: step.queued, ms: Math.round(performance.now() - started) },
+              'advisories changed: reports re-matched',
+            );
           more = step.more;
         }
       } catch (err) {
         if (!signal.aborted) logger.error({ err }, 'following the advisory changes failed');
       }
-      if (!more) await this.idle(this.opts.pollMs ?? 2_000);
+      if (!more) await this.idle(this.opts.pollMs ?? POLL_MS);
     }
   }
 

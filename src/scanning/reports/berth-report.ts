@@ -3,13 +3,17 @@
 // for every scanner (ReportVulnerability), each with what GetVulnReport shows
 // beyond it under `berth`. Bounded, so one row stays bounded however many
 // advisories match: at most MAX_STORED_MATCHES matches, lists and text cut.
+// Each match is written with its package's index, its id and its severity
+// first, in matching's order (by package, then id): report-text.ts finds
+// them in the stored text without parsing it, which is how a splice after an
+// advisory change (report-splice.ts) replaces some packages' matches.
 import { createHash } from 'node:crypto';
 import type { FixState as MatchFixState, VulnMatch } from '../matching/vuln-match.js';
 import type { FixState, ReportSeverity, ReportVulnerability } from '../scanner-reports/scanner-report.js';
 import { package2 } from '../sbom-v1/package-message.js';
 
 /** Raised when matching's rules change (the scanner version of Berth's reports). */
-export const MATCHER_VERSION = '1';
+export const MATCHER_VERSION = '2';
 
 /** Matches one report keeps (an image with 10,000 packages has a few thousand). */
 export const MAX_STORED_MATCHES = 20_000;
@@ -19,6 +23,8 @@ const MAX_LIST = 64;
 const MAX_TEXT = 4_096;
 
 export interface BerthVulnerability extends ReportVulnerability {
+  /** The package's index in the stored inventory. */
+  packageIndex: number;
   berth: {
     /** The advisory that decided the match and the feed it came from. */
     advisoryId: string;
@@ -44,16 +50,32 @@ export interface BerthReportBody {
 
 const FIX_STATES: Readonly<Record<MatchFixState, FixState>> = { fixed: 'FIXED', 'not-fixed': 'NOT_FIXED', 'wont-fix': 'WONT_FIX', unknown: 'UNKNOWN' };
 
-function vulnerabilityOf(m: VulnMatch): BerthVulnerability {
+type Described = Pick<ReturnType<typeof package2>, 'id' | 'license' | 'description'>;
+
+/** The matches as a report holds them; a package with several matches is described once. */
+function vulnerabilitiesOf(matches: readonly VulnMatch[]): BerthVulnerability[] {
+  const described = new Map<number, Described>();
+  return matches.map((m) => {
+    let d = described.get(m.packageIndex);
+    if (!d) {
+      d = package2(m.package);
+      described.set(m.packageIndex, d);
+    }
+    return vulnerabilityOf(m, d);
+  });
+}
+
+function vulnerabilityOf(m: VulnMatch, described: Described): BerthVulnerability {
   const p = m.package;
-  const described = package2(p);
+  // packageIndex, id and severity first: report-text.ts reads them off the text by this order.
   return {
+    packageIndex: m.packageIndex,
     id: m.vulnerabilityId,
+    severity: m.severity as ReportSeverity,
     aliases: m.aliases.slice(0, MAX_LIST),
     purls: p.purl ? [p.purl] : [],
     description: m.description.slice(0, MAX_TEXT),
     details: '',
-    severity: m.severity as ReportSeverity,
     cvss: m.cvss.slice(0, MAX_LIST).map((c) => ({ score: c.score.toFixed(1), version: c.version })),
     fix: { versions: m.fix.versions.slice(0, MAX_LIST), state: FIX_STATES[m.fix.state] },
     relatedUrls: m.urls.slice(0, MAX_LIST),
@@ -70,14 +92,24 @@ function vulnerabilityOf(m: VulnMatch): BerthVulnerability {
 }
 
 export function berthReportBody(matches: readonly VulnMatch[]): BerthReportBody {
-  const vulnerabilities = matches.slice(0, MAX_STORED_MATCHES).map(vulnerabilityOf);
+  const vulnerabilities = vulnerabilitiesOf(matches.slice(0, MAX_STORED_MATCHES)).sort(matchOrder);
   const text = JSON.stringify(vulnerabilities);
-  return {
-    vulnerabilities,
-    text,
-    digest: `sha256:${createHash('sha256').update(text).digest('hex')}`,
-    omitted: Math.max(0, matches.length - MAX_STORED_MATCHES),
-  };
+  return { vulnerabilities, text, digest: textDigest(text), omitted: Math.max(0, matches.length - MAX_STORED_MATCHES) };
+}
+
+/** The matches of some packages, in report order, as a report holds them (report-splice.ts puts them in a stored report). */
+export function berthVulnerabilities(matches: readonly VulnMatch[]): BerthVulnerability[] {
+  return vulnerabilitiesOf(matches).sort(matchOrder);
+}
+
+/** Matching's order, the order of a stored report: by package, then vulnerability id. */
+export function matchOrder(a: Pick<BerthVulnerability, 'packageIndex' | 'id'>, b: Pick<BerthVulnerability, 'packageIndex' | 'id'>): number {
+  return a.packageIndex - b.packageIndex || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+/** The digest of a report's text: an unchanged report has the same. */
+export function textDigest(text: string): string {
+  return `sha256:${createHash('sha256').update(text).digest('hex')}`;
 }
 
 /** Counts by severity, every severity present (0 when none). */

@@ -10,26 +10,25 @@
 // images holding a package whose advisories changed (advisory-follower.ts).
 import { nowIso } from '../../core/clock.js';
 import { rootOf } from '../../core/uidp.js';
-import { emitEvent } from '../../events/outbox.js';
 import type { Store } from '../../store/store.js';
 import { feedGroup } from '../../vulnerabilities/feed/feed-group.js';
 import { writeInventoryKeys } from '../inventories/inventory-writer.js';
 import { loadInventories } from '../inventories/stored-inventory.js';
+import { enqueueScanJob } from '../jobs/enqueue-job.js';
 import { isContainerImage } from '../jobs/inventory-job.js';
 import type { JobContext, JobKind, JobOutcome } from '../jobs/job-kind.js';
-import { matchInventory } from '../matching/match-inventory.js';
-import { storeBerthReport } from '../scanner-reports/store-scanner-report.js';
-import { type BerthReportBody, berthReportBody, MATCHER_VERSION } from './berth-report.js';
+import { type MatchScope, matchInventory } from '../matching/match-inventory.js';
+import { type BerthReportBody, berthReportBody } from './berth-report.js';
 import { newestAdvisoryTime } from './advisory-time.js';
-import { vulnReportEvent } from './report-event.js';
+import { writeBerthReport } from './write-berth-report.js';
 
 export const REMATCH_JOB = 'rematch';
 
 /** Repos one run writes a report for; a digest held by more (a base image pushed everywhere) is reported in the first, by uid. */
 export const MAX_REPORT_REPOS = 1_000;
 
-/** The organizations' scopes of a set of repos: the feed's group is read once. */
-async function scopeOf(store: Store): Promise<(org: string) => { within: string[]; feedGroup?: string }> {
+/** The advisories each organization's reports match against: the feed's group is read once. */
+export async function reportScopes(store: Store): Promise<(org: string) => MatchScope> {
   const feed = await feedGroup(store);
   return (org) => (feed === undefined ? { within: [org] } : { within: [org], feedGroup: feed });
 }
@@ -52,7 +51,16 @@ async function run(ctx: JobContext): Promise<JobOutcome> {
   if (repos.length === 0) return {};
   // Read before matching: the report is at least as new as this.
   const dbBuildTime = await newestAdvisoryTime(db);
-  const scope = await scopeOf(store);
+  const generations = new Map<string, number>();
+  for (const r of await db
+    .selectFrom('vuln_reports')
+    .select(['repo_uid', 'generation'])
+    .where('digest', '=', digest)
+    .where('scanner_name', '=', 'BERTH')
+    .where('repo_uid', 'in', repos)
+    .execute())
+    generations.set(r.repo_uid, r.generation);
+  const scope = await reportScopes(store);
   const bodies = new Map<string, BerthReportBody>();
   for (const org of new Set(repos.map(rootOf))) {
     signal.throwIfAborted();
@@ -70,27 +78,18 @@ async function run(ctx: JobContext): Promise<JobOutcome> {
       const now = nowIso();
       for (const repoUid of repos) {
         const body = bodies.get(rootOf(repoUid)) as BerthReportBody;
-        const stored = await storeBerthReport(tx, {
+        const stored = await writeBerthReport(tx, {
           repoUid,
           digest,
-          scannerVersion: MATCHER_VERSION,
+          body: { text: body.text, digest: body.digest, matches: body.vulnerabilities },
           ...(dbBuildTime === undefined ? {} : { dbBuildTime }),
-          text: body.text,
-          textDigest: body.digest,
           now,
+          expectGeneration: generations.get(repoUid) ?? 0,
         });
-        if (!stored.changed) continue;
-        await emitEvent(
-          tx,
-          vulnReportEvent({
-            repoUid,
-            digest,
-            generation: stored.generation,
-            scannerVersion: MATCHER_VERSION,
-            vulnerabilities: body.vulnerabilities,
-            ...(stored.previous === undefined ? {} : { previous: stored.previous }),
-          }),
-        );
+        if (stored.conflict) {
+          await enqueueScanJob(tx, REMATCH_JOB, digest, { again: true });
+          return;
+        }
       }
     },
   };

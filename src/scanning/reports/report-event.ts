@@ -19,32 +19,19 @@ export interface ReportChange {
   digest: string;
   generation: number;
   scannerVersion: string;
-  vulnerabilities: readonly ReportVulnerability[];
-  /** The matches before (JSON), absent for a first report. */
-  previous?: string;
-}
-
-function idsOf(vulns: readonly Pick<ReportVulnerability, 'id'>[]): Set<string> {
-  return new Set(vulns.map((v) => v.id));
-}
-
-function parsedPrevious(text: string | undefined): Pick<ReportVulnerability, 'id'>[] {
-  if (text === undefined) return [];
-  try {
-    const list = JSON.parse(text) as unknown;
-    return Array.isArray(list) ? (list as Pick<ReportVulnerability, 'id'>[]) : [];
-  } catch {
-    return [];
-  }
+  /** The report's matches now. */
+  matches: readonly Pick<ReportVulnerability, 'id' | 'severity'>[];
+  /** The ids of the matches before; absent for a first report. */
+  previousIds?: readonly string[];
 }
 
 export function vulnReportEvent(c: ReportChange): NewEvent {
   const group = parentOf(c.repoUid);
-  const now = idsOf(c.vulnerabilities);
-  const before = idsOf(parsedPrevious(c.previous));
+  const now = new Set(c.matches.map((v) => v.id));
+  const before = new Set(c.previousIds ?? []);
   const added = [...now].filter((id) => !before.has(id)).sort();
   const fixed = [...before].filter((id) => !now.has(id)).sort();
-  const counts = severityCounts(c.vulnerabilities);
+  const counts = severityCounts(c.matches);
   return {
     type: VULN_REPORT_UPDATED,
     audience: 'customer',
@@ -55,7 +42,7 @@ export function vulnReportEvent(c: ReportChange): NewEvent {
       digest: c.digest,
       scanner: { name: 'BERTH', version: c.scannerVersion },
       generation: c.generation,
-      matches: c.vulnerabilities.length,
+      matches: c.matches.length,
       counts: {
         critical: counts.CRITICAL,
         high: counts.HIGH,

@@ -56,12 +56,19 @@ export interface StoreBerthReport {
   text: string;
   textDigest: string;
   now: string;
+  /**
+   * Write only over this generation (0: only when none is stored): a report
+   * computed before another was stored is not written over it (`conflict`).
+   */
+  expectGeneration?: number;
+  /** Whether to read the text being replaced (for `previous`): a caller that knows it already says false. */
+  readPrevious?: boolean;
 }
 
 export type StoredBerthReport =
-  | { changed: false; generation: number }
+  | { changed: false; generation: number; conflict?: true }
   /** `previous`: the matches the report held before (JSON), absent for a first report. */
-  | { changed: true; generation: number; previous?: string };
+  | { changed: true; generation: number; previous?: string; conflict?: undefined };
 
 /**
  * Berth's own report of a digest in a repo: one row, rewritten in place only
@@ -71,11 +78,14 @@ export type StoredBerthReport =
 export async function storeBerthReport(tx: Tx, r: StoreBerthReport): Promise<StoredBerthReport> {
   const old = await tx
     .selectFrom('vuln_reports')
-    .select(['id', 'raw_digest', 'generation', 'vulnerabilities'])
+    .select(['id', 'raw_digest', 'generation'])
+    .$if(r.readPrevious !== false, (q) => q.select('vulnerabilities'))
     .where('repo_uid', '=', r.repoUid)
     .where('digest', '=', r.digest)
     .where('scanner_name', '=', 'BERTH')
     .executeTakeFirst();
+  if (r.expectGeneration !== undefined && (old?.generation ?? 0) !== r.expectGeneration)
+    return { changed: false, generation: old?.generation ?? 0, conflict: true };
   if (old && old.raw_digest === r.textDigest) return { changed: false, generation: old.generation };
   const values = {
     scanner_version: r.scannerVersion,
@@ -91,7 +101,7 @@ export async function storeBerthReport(tx: Tx, r: StoreBerthReport): Promise<Sto
       .set({ ...values, generation: old.generation + 1 })
       .where('id', '=', old.id)
       .execute();
-    return { changed: true, generation: old.generation + 1, previous: old.vulnerabilities };
+    return { changed: true, generation: old.generation + 1, ...(old.vulnerabilities === undefined ? {} : { previous: old.vulnerabilities }) };
   }
   await tx
     .insertInto('vuln_reports')

@@ -1,0 +1,132 @@
+// Re-matching after advisories changed, without re-matching whole images:
+// for each image holding a changed (ecosystem, package) key, only its
+// packages under a changed key are matched again — with one AdvisoryLookup
+// for the whole step, so each changed key's advisories are read once however
+// many images hold it — and their matches replace theirs in each stored report
+// of the image; the rest of the report is kept as stored. The spliced report
+// is the text a full re-match would write (berth-report.ts orders both alike).
+// The stored text is changed in place (report-text.ts): the kept matches are
+// copied as text, not parsed and written anew. A report that cannot be
+// spliced (written in an older form, or past MAX_STORED_MATCHES) gets a full
+// 'rematch' job.
+// Each report is written over the generation it was read at: one rewritten
+// meanwhile (a full re-match finished) is left as it is and its image queued
+// for a full re-match, which reads the advisories after this change.
+import { nowIso } from '../../core/clock.js';
+import { rootOf } from '../../core/uidp.js';
+import type { Store } from '../../store/store.js';
+import { statementChunks } from '../../store/statement-chunks.js';
+import { transact } from '../../store/transact.js';
+import { loadInventories } from '../inventories/stored-inventory.js';
+import { enqueueScanJob } from '../jobs/enqueue-job.js';
+import { AdvisoryLookup } from '../matching/advisory-lookup.js';
+import { matchInventory } from '../matching/match-inventory.js';
+import { lookupKeys } from '../matching/package-keys.js';
+import { type BerthReportWrite, writeBerthReport } from './write-berth-report.js';
+import { type BerthVulnerability, berthVulnerabilities, MAX_STORED_MATCHES, textDigest } from './berth-report.js';
+import { matchSpans, spliceText } from './report-text.js';
+import { newestAdvisoryTime } from './advisory-time.js';
+import { REMATCH_JOB, reportScopes } from './rematch-job.js';
+
+/** Images one transaction writes the reports of. */
+const PAGE = 100;
+
+export interface SpliceResult {
+  /** Images holding a changed key that were looked at. */
+  images: number;
+  /** Reports rewritten (their matches changed). */
+  written: number;
+  /** Images queued for a full re-match instead. */
+  queued: number;
+}
+
+/** `ecosystem \0 package`: how a changed key is named in the set spliceChangedKeys takes. */
+export const changedKey = (ecosystem: string, pkg: string) => `${ecosystem}\u0000${pkg}`;
+
+/** Splices the matches of the packages under `keys` into the reports of `digests`. */
+export async function spliceChangedKeys(store: Store, keys: ReadonlySet<string>, digests: readonly string[], signal?: AbortSignal): Promise<SpliceResult> {
+  const db = store.db;
+  const result: SpliceResult = { images: 0, written: 0, queued: 0 };
+  if (digests.length === 0) return result;
+  // Read before matching: every report written is at least as new as this.
+  const dbBuildTime = await newestAdvisoryTime(db);
+  const scope = await reportScopes(store);
+  const lookup = new AdvisoryLookup(db);
+  for (const page of statementChunks(digests, PAGE)) {
+    signal?.throwIfAborted();
+    const inventories = await loadInventories(db, page);
+    const reports = await db
+      .selectFrom('vuln_reports')
+      .select(['repo_uid', 'digest', 'generation', 'vulnerabilities', 'raw_digest'])
+      .where('scanner_name', '=', 'BERTH')
+      .where('digest', 'in', page)
+      .orderBy('repo_uid')
+      .execute();
+    const reportsOf = new Map<string, typeof reports>();
+    for (const r of reports) {
+      const list = reportsOf.get(r.digest);
+      if (list) list.push(r);
+      else reportsOf.set(r.digest, [r]);
+    }
+    const writes: BerthReportWrite[] = [];
+    const whole = new Set<string>();
+    const now = nowIso();
+    for (const digest of page) {
+      const inventory = inventories.get(digest);
+      if (!inventory) continue;
+      const affected = new Set<number>();
+      inventory.packages.forEach((p, i) => {
+        if (lookupKeys(inventory.os, p).some((k) => keys.has(changedKey(k.ecosystem, k.package)))) affected.add(i);
+      });
+      if (affected.size === 0) continue;
+      result.images++;
+      const fresh = new Map<string, BerthVulnerability[]>();
+      for (const r of reportsOf.get(digest) ?? []) {
+        const spans = matchSpans(r.vulnerabilities);
+        if (!spans || spans.length >= MAX_STORED_MATCHES) {
+          whole.add(digest);
+          continue;
+        }
+        const org = rootOf(r.repo_uid);
+        let matched = fresh.get(org);
+        if (!matched) {
+          matched = berthVulnerabilities(await matchInventory(db, inventory, { scope: scope(org), packages: affected, lookup }));
+          fresh.set(org, matched);
+        }
+        const spliced = spliceText(r.vulnerabilities, spans, affected, matched);
+        const digestOfText = textDigest(spliced.text);
+        if (digestOfText === r.raw_digest) continue;
+        if (spliced.matches.length > MAX_STORED_MATCHES) {
+          whole.add(digest);
+          continue;
+        }
+        const body = { text: spliced.text, digest: digestOfText, matches: spliced.matches };
+        const previousIds = spans.map((s) => s.id);
+        writes.push({
+          repoUid: r.repo_uid,
+          digest,
+          body,
+          ...(dbBuildTime === undefined ? {} : { dbBuildTime }),
+          now,
+          expectGeneration: r.generation,
+          previousIds,
+        });
+      }
+    }
+    const done = await transact(store, async (tx) => {
+      let written = 0;
+      const again = new Set(whole);
+      for (const w of writes) {
+        const stored = await writeBerthReport(tx, w);
+        if (stored.conflict) again.add(w.digest);
+        else if (stored.changed) written++;
+      }
+      let queued = 0;
+      for (const digest of [...again].sort()) if (await enqueueScanJob(tx, REMATCH_JOB, digest, { again: true })) queued++;
+      return { written, queued };
+    });
+    result.written += done.written;
+    result.queued += done.queued;
+  }
+  return result;
+}
