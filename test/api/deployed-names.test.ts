@@ -66,7 +66,7 @@ async function codeOf(p: Promise<unknown>): Promise<ConnectError> {
   assert.fail('the call succeeded');
 }
 
-describe('the deployed gRPC names', () => {
+describe('the deployed gRPC names', { timeout: 180_000 }, () => {
   let berth: Berth;
   let token: string;
   useBerth(

@@ -43,7 +43,7 @@ const claim = (subject: string) => ({
   value: { iss: { case: 'issuer' as const, value: 'https://ci.example' }, sub: { case: 'subject' as const, value: subject } },
 });
 
-describe('the Terraform provider over gRPC (reference §7)', () => {
+describe('the Terraform provider over gRPC (reference §7)', { timeout: 180_000 }, () => {
   let berth: Berth;
   let token: string;
   /** A group each resource lives in, made as chainguard_group makes one. */
