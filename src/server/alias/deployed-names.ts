@@ -29,6 +29,8 @@ export const DEPLOYED_PACKAGES: readonly PackageAlias[] = [
   { berth: 'berth.advisory.v2', deployed: ['chainguard.platform.advisory.v2'] },
   { berth: 'berth.vulnerabilities.v1', deployed: ['chainguard.platform.vulnerabilities.v1'] },
   { berth: 'berth.vulnerabilities.v2', deployed: ['chainguard.platform.vulnerabilities.v2'] },
+  { berth: 'berth.libraries.v1', deployed: ['chainguard.platform.libraries'] },
+  { berth: 'berth.libraries.v2', deployed: ['chainguard.platform.libraries.v2'] },
 ];
 
 /** Berth service (full name) → deployed service name, where the two differ. */
