@@ -41,6 +41,8 @@ import { KeyedLock } from './keyed-lock.js';
 import { UploadHashes } from './upload-hashes.js';
 import { isUploadId, newUploadId } from './upload-id.js';
 import { readSizeRecord, writeSizeRecord } from './upload-size-record.js';
+import { checkedRange } from './checked-range.js';
+import { written } from './sink-write.js';
 
 const ALGORITHMS: DigestAlgorithm[] = ['sha256', 'sha512'];
 
@@ -352,20 +354,4 @@ async function* entries(dir: string): AsyncIterable<Dirent> {
 
 async function writeDurably(path: string, text: string): Promise<void> {
   await writeFile(path, text, { mode: 0o600, flag: 'wx', flush: true });
-}
-
-function checkedRange(range: { offset: number; end?: number } | undefined): { offset: number; end?: number } {
-  const offset = range?.offset ?? 0;
-  const end = range?.end;
-  if (!Number.isSafeInteger(offset) || offset < 0 || (end !== undefined && (!Number.isSafeInteger(end) || end < offset))) {
-    throw new RangeError('invalid blob range');
-  }
-  return { offset, end };
-}
-
-/** Resolves once `sink` has handed `chunk` on (its write callback), after which the buffer may be reused. */
-function written(sink: Writable, chunk: Uint8Array): Promise<void> {
-  return new Promise((resolve, reject) => {
-    sink.write(chunk, (err) => (err ? reject(err) : resolve()));
-  });
 }

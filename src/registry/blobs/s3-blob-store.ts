@@ -48,6 +48,8 @@ import {
 } from './s3-upload-state.js';
 import { UploadHashes } from './upload-hashes.js';
 import { isUploadId, newUploadId } from './upload-id.js';
+import { checkedRange } from './checked-range.js';
+import { written } from './sink-write.js';
 
 const MiB = 1 << 20;
 /** S3's smallest part but the last. */
@@ -371,20 +373,4 @@ function note(found: Map<string, Date>, id: string | undefined, at: Date): void 
 
 function empty(): Readable {
   return Readable.from([]);
-}
-
-function checkedRange(range: { offset: number; end?: number } | undefined): { offset: number; end?: number } {
-  const offset = range?.offset ?? 0;
-  const end = range?.end;
-  if (!Number.isSafeInteger(offset) || offset < 0 || (end !== undefined && (!Number.isSafeInteger(end) || end < offset))) {
-    throw new RangeError('invalid blob range');
-  }
-  return { offset, end };
-}
-
-/** Resolves once `sink` has handed `chunk` on (its write callback). */
-function written(sink: Writable, chunk: Uint8Array): Promise<void> {
-  return new Promise((resolve, reject) => {
-    sink.write(chunk, (err) => (err ? reject(err) : resolve()));
-  });
 }
