@@ -44,7 +44,7 @@ import { rolesService } from '../iam/roles/service.js';
 import { rolePreflights } from '../iam/roles/builtin-preflight.js';
 import type { GuardOptions } from './rpc-guard.js';
 import { tagsService } from '../registry/tags/service.js';
-import { registryV1Service } from '../registry/tag-history-v1/service.js';
+import { registryV1Service } from '../registry/registry-v1/service.js';
 import { vulnReportsV1Service } from '../scanning/vuln-reports-v1/service.js';
 import { sbomV1Methods } from '../scanning/sbom-v1/service.js';
 import { vulnReportV1Methods } from '../scanning/report-v1/service.js';
