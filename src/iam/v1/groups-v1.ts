@@ -17,18 +17,20 @@ import { deleteGroup } from '../groups/delete-group.js';
 import { listGroups } from '../groups/list-groups.js';
 import { updateGroup } from '../groups/update-group.js';
 import { deleteV1 } from './v1-delete.js';
-import { allItems, narrowToId } from './v1-list.js';
+import { allItems, narrowToId } from '../../list/v1-list.js';
+import { iamList } from './iam-v1-list.js';
+import { IAM_DOMAIN } from '../errors.js';
 
 export function v1Group(g: GroupV2): Group {
   return create(GroupSchema, { id: g.uid, name: g.name, description: g.description, verified: g.verified });
 }
 
 async function listGroupsV1(deps: ServiceDeps, req: GroupFilter, ctx: HandlerContext) {
-  const uidp = narrowToId(req.uidp, 'id', req.id);
+  const uidp = narrowToId(IAM_DOMAIN, req.uidp, 'id', req.id);
   const items =
     uidp === null
       ? []
-      : await allItems('/iam/v2/groups', async (pageSize, pageToken) => {
+      : await allItems(iamList('/iam/v2/groups'), async (pageSize, pageToken) => {
           const page = await listGroups(deps, create(ListGroupsRequestSchema, { uidp, name: req.name, pageSize, pageToken }), ctx);
           return [page.groups.map(v1Group), page.nextPageToken];
         });

@@ -23,7 +23,9 @@ import { deleteIdentityProvider } from '../identity-providers/delete-provider.js
 import { listIdentityProviders } from '../identity-providers/list-providers.js';
 import { updateIdentityProvider } from '../identity-providers/update-provider.js';
 import { deleteV1 } from './v1-delete.js';
-import { allItems, narrowToId } from './v1-list.js';
+import { allItems, narrowToId } from '../../list/v1-list.js';
+import { iamList } from './iam-v1-list.js';
+import { IAM_DOMAIN } from '../errors.js';
 
 type Oidc = { issuer: string; clientId: string; clientSecret: string; additionalScopes: string[]; groupsClaim: string; pkceEnabled: boolean };
 const oidcFields = (o: Oidc) => ({
@@ -59,11 +61,11 @@ function v2Fields(p: IdentityProvider | undefined, uid = '') {
 }
 
 async function listProvidersV1(deps: ServiceDeps, req: IdentityProviderFilter, ctx: HandlerContext) {
-  const uidp = narrowToId(req.uidp, 'id', req.id);
+  const uidp = narrowToId(IAM_DOMAIN, req.uidp, 'id', req.id);
   const items =
     uidp === null
       ? []
-      : await allItems('/iam/v2/identityProviders', async (pageSize, pageToken) => {
+      : await allItems(iamList('/iam/v2/identityProviders'), async (pageSize, pageToken) => {
           const page = await listIdentityProviders(deps, create(ListIdentityProvidersRequestSchema, { uidp, name: req.name, pageSize, pageToken }), ctx);
           return [page.identityProviders.map(v1Provider), page.nextPageToken];
         });
