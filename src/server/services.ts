@@ -21,6 +21,7 @@ import { RegistryService } from '../gen/berth/registry/v1/registry_pb.js';
 import { VulnerabilitiesService } from '../gen/berth/registry/v1/vulnerabilities_pb.js';
 import { SubscriptionsService } from '../gen/berth/events/v2/subscriptions_pb.js';
 import { SubscriptionsService as SubscriptionsV1Service } from '../gen/berth/events/v1/subscriptions_pb.js';
+import { Identities as LegacyIdentitiesV1 } from '../gen/berth/events/v1/identities_pb.js';
 import { AdvisoriesService } from '../gen/berth/vulnerabilities/v2/advisories_pb.js';
 import { AdvisoriesService as AdvisoriesV1Service } from '../gen/berth/vulnerabilities/v1/advisories_pb.js';
 import { advisoriesService } from '../vulnerabilities/advisories/service.js';
@@ -67,6 +68,7 @@ import { groupInvitesV1Service } from '../iam/v1/group-invites-v1.js';
 import { accountAssociationsV1Service } from '../iam/v1/account-associations-v1.js';
 import { groupMappingsV1Service } from '../iam/v1/group-mappings-v1.js';
 import { termsV1Service } from '../iam/v1/terms-v1.js';
+import { legacyIdentitiesV1Service } from '../iam/v1/legacy-identities-v1.js';
 import { SecurityAdvisoryService } from '../gen/berth/advisory/v2/advisory_pb.js';
 import { securityAdvisoryService, securityAdvisoryV1Service } from '../vulnerabilities/feed/service.js';
 import { SecurityAdvisoryService as SecurityAdvisoryV1Service } from '../gen/berth/advisory/v1/advisory_pb.js';
@@ -116,6 +118,7 @@ export const SERVICES: readonly ServiceEntry[] = [
   entry(GroupInvitesV1, groupInvitesV1Service),
   entry(AccountAssociationsV1, accountAssociationsV1Service),
   entry(TermsV1, termsV1Service),
+  entry(LegacyIdentitiesV1, legacyIdentitiesV1Service),
   entry(AuthService, authService),
   entry(SubscriptionsService, subscriptionsService),
   entry(SubscriptionsV1Service, subscriptionsV1Service),
