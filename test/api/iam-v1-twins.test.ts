@@ -7,24 +7,15 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { describe, it } from 'node:test';
-import { Code, ConnectError } from '@connectrpc/connect';
+import { Code } from '@connectrpc/connect';
 import { exportJWK, generateKeyPair } from 'jose';
 import { Identities as LegacyIdentities } from '../../src/gen/berth/events/v1/identities_pb.js';
 import { Groups } from '../../src/gen/berth/iam/v1/groups_pb.js';
 import { IdentityProvider_SCIM_CredentialState as State, IdentityProviders } from '../../src/gen/berth/iam/v1/identity_providers_pb.js';
-import { exchangeStatic, grpcClient, identityWithRole, rest, type RestResult } from '../harness/api-client.js';
+import { exchangeStatic, grpcClient, grpcCode, identityWithRole, rest, type RestResult } from '../harness/api-client.js';
 import { CLI, useBerth, type Berth } from '../harness/berth-process.js';
 import { sqlQuery } from '../harness/database.js';
 import { newProvider, scimClient } from '../scim/scim-client.js';
-
-async function grpcCode(p: Promise<unknown>): Promise<Code | 'OK'> {
-  try {
-    await p;
-    return 'OK';
-  } catch (err) {
-    return ConnectError.from(err).code;
-  }
-}
 
 describe('iam v1 twins of the access, SCIM token and metadata methods', () => {
   let berth: Berth;

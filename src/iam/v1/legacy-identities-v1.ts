@@ -12,7 +12,13 @@ import {
   IdentityMetadataSchema,
   IdentitySchema,
 } from '../../gen/berth/events/v1/identities_pb.js';
-import { CreateIdentityRequestSchema, type Identity as IdentityV2, UpdateIdentityMetadataRequestSchema } from '../../gen/berth/iam/v2/identities_pb.js';
+import {
+  CreateIdentityRequestSchema,
+  Identity_ClaimMatchSchema,
+  Identity_StaticKeysSchema,
+  type Identity as IdentityV2,
+  UpdateIdentityMetadataRequestSchema,
+} from '../../gen/berth/iam/v2/identities_pb.js';
 import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { badIamRequest } from '../errors.js';
 import { createIdentity } from '../identities/create-identity.js';
@@ -24,9 +30,12 @@ const LEGACY_NAME = 'legacy-identity';
 /** The v2 relationship: static keys with `issuer_keys`, else an exact claim match. */
 function relationshipOf(i: Identity): IdentityV2['relationship'] {
   const { issuer, subject } = i;
-  if (i.issuerKeys !== '') return { case: 'staticKeys', value: { issuer, subject, issuerKeys: i.issuerKeys, expirationTime: i.expiration } as never };
+  if (i.issuerKeys !== '') {
+    return { case: 'staticKeys', value: create(Identity_StaticKeysSchema, { issuer, subject, issuerKeys: i.issuerKeys, expirationTime: i.expiration }) };
+  }
   if (i.expiration) throw badIamRequest([{ field: 'expiration', description: 'expiration applies to issuer_keys only' }]);
-  return { case: 'claimMatch', value: { iss: { case: 'issuer', value: issuer }, sub: { case: 'subject', value: subject } } as never };
+  const value = create(Identity_ClaimMatchSchema, { iss: { case: 'issuer', value: issuer }, sub: { case: 'subject', value: subject } });
+  return { case: 'claimMatch', value };
 }
 
 function legacyIdentity(i: IdentityV2): Identity {
