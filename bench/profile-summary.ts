@@ -77,7 +77,7 @@ export const REGISTRY_PARTS: Parts = [
   ['database driver (node:sqlite / pg)', /\/src\/store\/(sqlite|postgres)|node_modules\/(pg|pg-protocol|pg-pool|pg-types|postgres-[a-z]+)\//],
   ['Kysely (build, compile, executor) + compiled queries', /node_modules\/kysely\/|\/src\/store\//],
   ['auth (token verify, access, grants)', /\/src\/auth\/|node_modules\/jose\/|\/src\/oci\/(authorize-repo|repo-permissions|repo-target|registry-token)\./],
-  ['manifests, tags (src/registry/content, tags, tag-history-v1)', /\/src\/registry\//],
+  ['manifests, tags (src/registry/content, tags, registry-v1)', /\/src\/registry\//],
   ['OCI routes (src/oci)', /\/src\/oci\//],
   [
     'sockets: HTTP (Fastify, node:http), streams and, on PostgreSQL, the database connection',

@@ -1,7 +1,7 @@
 // Errors about the shape of a request that any service can return: the
 // domain is the service's.
 import { Code } from '@connectrpc/connect';
-import { invalidArgument, type FieldViolation } from './api-error.js';
+import { failedPrecondition, invalidArgument, type FieldViolation } from './api-error.js';
 import { defineError } from './error-catalogue.js';
 
 export const badRequest = defineError(
@@ -40,4 +40,17 @@ export const badListRequest = defineError(
     when: 'a negative page_size or skip, an unknown order_by field, an invalid uidp filter, a forged, edited or foreign page_token',
   },
   (domain: string, violations: FieldViolation[]) => invalidArgument(domain, violations),
+);
+
+export const tooManyForV1 = defineError(
+  {
+    domain: 'any',
+    name: 'tooManyForV1',
+    code: Code.FailedPrecondition,
+    detail: 'PreconditionFailure',
+    type: 'TOO_MANY_RESULTS',
+    when: 'a v1 List (which has no paging) matches more than it answers at once: 1,000 items (10,000 tags)',
+  },
+  (domain: string, limit: number, what: string, v2Path: string) =>
+    failedPrecondition(domain, 'TOO_MANY_RESULTS', `more than ${limit} ${what} match; narrow the list with its filters, or use GET ${v2Path}, which pages`),
 );

@@ -1,6 +1,6 @@
 // Every error the events domain returns, made by name and declared in the catalogue.
 import { Code } from '@connectrpc/connect';
-import { failedPrecondition, invalidArgument, notFound, type FieldViolation } from '../core/api-error.js';
+import { invalidArgument, notFound, type FieldViolation } from '../core/api-error.js';
 import { defineError } from '../core/error-catalogue.js';
 
 export const EVENTS_DOMAIN = 'events.berth.dev';
@@ -29,22 +29,6 @@ export const badSubscriptionRequest = defineError(
     when: 'a missing or refused sink (not https, a refused address, userinfo, a fragment, too long), a malformed signing secret, a group nested too deeply to hold one',
   },
   (violations: FieldViolation[]) => invalidArgument(d, violations),
-);
-export const tooManySubscriptionsForV1 = defineError(
-  {
-    domain: d,
-    name: 'tooManySubscriptionsForV1',
-    code: Code.FailedPrecondition,
-    detail: 'PreconditionFailure',
-    type: 'TOO_MANY_RESULTS',
-    when: 'the v1 List (which has no paging) matches more subscriptions than it returns at once',
-  },
-  (limit: number) =>
-    failedPrecondition(
-      d,
-      'TOO_MANY_RESULTS',
-      `more than ${limit} subscriptions match; narrow the list with uidp or id, or use GET /events/v2/subscriptions, which pages`,
-    ),
 );
 export const deliveryNotFound = defineError(
   {

@@ -38,18 +38,6 @@ export const deleteBlockedV1 = defineError(
   },
   (text: string) => failedPreconditionWithoutDetail(d, text),
 );
-export const tooManyForV1 = defineError(
-  {
-    domain: d,
-    name: 'tooManyForV1',
-    code: Code.FailedPrecondition,
-    detail: 'PreconditionFailure',
-    type: 'TOO_MANY_RESULTS',
-    when: 'a v1 List (which has no paging) matches more items than it returns at once',
-  },
-  (limit: number, v2Path: string) =>
-    failedPrecondition(d, 'TOO_MANY_RESULTS', `more than ${limit} items match; narrow the list with uidp or id, or use GET ${v2Path}, which pages`),
-);
 
 // Groups
 export const groupNotFound = defineError(

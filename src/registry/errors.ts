@@ -59,22 +59,6 @@ export const architectureNotFound = defineError(
   },
   (repoUid: string, digest: string, architecture: string) => notFound(d, 'registry.berth.dev/Architecture', `${architecture} of ${repoUid}@${digest}`),
 );
-export const tooManyForV1 = defineError(
-  {
-    domain: d,
-    name: 'tooManyForV1',
-    code: Code.FailedPrecondition,
-    detail: 'PreconditionFailure',
-    type: 'TOO_MANY_RESULTS',
-    when: 'a v1 ListRepos or ListTags (which have no paging) matches more than it returns at once',
-  },
-  (what: 'repos' | 'tags', limit: number) =>
-    failedPrecondition(
-      d,
-      'TOO_MANY_RESULTS',
-      `more than ${limit} ${what} match; narrow the list with uidp, name or id, or use GET /registry/v2/${what}, which pages`,
-    ),
-);
 export const imageConfigUnavailable = defineError(
   {
     domain: d,

@@ -21,6 +21,7 @@ import { RegistryService } from '../gen/berth/registry/v1/registry_pb.js';
 import { VulnerabilitiesService } from '../gen/berth/registry/v1/vulnerabilities_pb.js';
 import { SubscriptionsService } from '../gen/berth/events/v2/subscriptions_pb.js';
 import { SubscriptionsService as SubscriptionsV1Service } from '../gen/berth/events/v1/subscriptions_pb.js';
+import { Identities as LegacyIdentitiesV1 } from '../gen/berth/events/v1/identities_pb.js';
 import { AdvisoriesService } from '../gen/berth/vulnerabilities/v2/advisories_pb.js';
 import { AdvisoriesService as AdvisoriesV1Service } from '../gen/berth/vulnerabilities/v1/advisories_pb.js';
 import { advisoriesService } from '../vulnerabilities/advisories/service.js';
@@ -44,7 +45,7 @@ import { rolesService } from '../iam/roles/service.js';
 import { rolePreflights } from '../iam/roles/builtin-preflight.js';
 import type { GuardOptions } from './rpc-guard.js';
 import { tagsService } from '../registry/tags/service.js';
-import { registryV1Service } from '../registry/tag-history-v1/service.js';
+import { registryV1Service } from '../registry/registry-v1/service.js';
 import { vulnReportsV1Service } from '../scanning/vuln-reports-v1/service.js';
 import { sbomV1Methods } from '../scanning/sbom-v1/service.js';
 import { vulnReportV1Methods } from '../scanning/report-v1/service.js';
@@ -71,6 +72,7 @@ import { ArtifactsService } from '../gen/berth/libraries/v2/artifacts_pb.js';
 import { Artifacts as ArtifactsV1Service } from '../gen/berth/libraries/v1/artifacts_pb.js';
 import { artifactsService } from '../libraries/artifacts/service.js';
 import { artifactsV1Service } from '../libraries/artifacts-v1/service.js';
+import { legacyIdentitiesV1Service } from '../iam/v1/legacy-identities-v1.js';
 import { SecurityAdvisoryService } from '../gen/berth/advisory/v2/advisory_pb.js';
 import { securityAdvisoryService, securityAdvisoryV1Service } from '../vulnerabilities/feed/service.js';
 import { SecurityAdvisoryService as SecurityAdvisoryV1Service } from '../gen/berth/advisory/v1/advisory_pb.js';
@@ -120,6 +122,7 @@ export const SERVICES: readonly ServiceEntry[] = [
   entry(GroupInvitesV1, groupInvitesV1Service),
   entry(AccountAssociationsV1, accountAssociationsV1Service),
   entry(TermsV1, termsV1Service),
+  entry(LegacyIdentitiesV1, legacyIdentitiesV1Service),
   entry(AuthService, authService),
   entry(SubscriptionsService, subscriptionsService),
   entry(SubscriptionsV1Service, subscriptionsV1Service),

@@ -7,7 +7,7 @@
 // rolls the transaction back — and calls that change nothing add no row.
 // The cases are a table; the test fails when it misses a mutating method of
 // a served service (the events domain's own are tested with it, the iam v1
-// twins in iam-v1-events.test.ts), so a new
+// twins and the legacy berth.events.v1.Identities in iam-v1-events.test.ts), so a new
 // RPC needs a case here.
 import type { Selectable } from 'kysely';
 import type { EventOutboxTable } from '../../src/events/events-tables.js';

@@ -1,16 +1,19 @@
 // Every mutating /iam/v1 RPC writes the event its v2 twin writes: the same
 // type (declared on both protos), group, subject and extensions, and the v2
 // message as the body, since one implementation serves both. The cases are a
-// table; the test fails when a mutating method of a berth.iam.v1 service has
-// none (test/api/event-emission.test.ts covers every other service).
+// table; the test fails when a mutating method of a berth.iam.v1 service, or
+// of the legacy berth.events.v1.Identities, has none
+// (test/api/event-emission.test.ts covers every other service).
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { spawnSync } from 'node:child_process';
 import { getOption, type DescMethod } from '@bufbuild/protobuf';
 import { events } from '../../src/gen/berth/annotations/v1/annotations_pb.js';
+import { Identities as LegacyIdentities } from '../../src/gen/berth/events/v1/identities_pb.js';
 import { GroupAccountAssociations } from '../../src/gen/berth/iam/v1/account_associations_pb.js';
 import { ExternalGroupRoleMappings } from '../../src/gen/berth/iam/v1/external_group_role_mappings_pb.js';
 import { GroupInvites } from '../../src/gen/berth/iam/v1/group_invites_pb.js';
@@ -22,7 +25,7 @@ import { Roles } from '../../src/gen/berth/iam/v1/roles_pb.js';
 import { Terms } from '../../src/gen/berth/iam/v1/terms_pb.js';
 import { SERVICES } from '../../src/server/services.js';
 import { identityWithRole, rest, type RestResult } from '../harness/api-client.js';
-import { useBerth, type Berth } from '../harness/berth-process.js';
+import { CLI, useBerth, type Berth } from '../harness/berth-process.js';
 import { sqlQuery } from '../harness/database.js';
 import { methodName, mutatingMethods } from '../harness/mutating-methods.js';
 
@@ -56,7 +59,7 @@ describe('every mutating iam v1 RPC emits its v2 twin event', () => {
     },
     { extraArgs: serverFiles() },
   );
-  const call = (method: string, path: string, body?: unknown) => rest(berth.url, method, path, { token, body });
+  const call = (method: string, path: string, body?: unknown, as = token) => rest(berth.url, method, path, { token: as, body });
   const lastId = async () => Number((await sqlQuery(berth, 'select max(id) as id from event_outbox'))[0]?.id ?? 0);
 
   let folder = '';
@@ -69,6 +72,10 @@ describe('every mutating iam v1 RPC emits its v2 twin event', () => {
   let mapping = '';
   let mapping2 = '';
   let invite = '';
+  let scimEtag = '';
+  let legacy = '';
+  let asker = { uid: '', token: '' };
+  let accessRequest = '';
   const at = () => ({ group: folder, subject: folder });
 
   const cases: Case[] = [
@@ -153,6 +160,34 @@ describe('every mutating iam v1 RPC emits its v2 twin event', () => {
       expect: () => ({ group: folder, subject: provider }),
     },
     {
+      method: IdentityProviders.method.generateScimToken,
+      call: async () => {
+        const r = await call('POST', `/iam/v1/identityProviders/${provider}:generateScimToken`, {});
+        scimEtag = r.json?.etag ?? '';
+        return r;
+      },
+      expect: () => ({ group: folder, subject: provider }),
+    },
+    {
+      method: IdentityProviders.method.setScimEnabled,
+      call: async () => {
+        const r = await call('POST', `/iam/v1/identityProviders/${provider}:setScimEnabled`, { enabled: true, etag: scimEtag });
+        scimEtag = r.json?.etag ?? '';
+        return r;
+      },
+      expect: () => ({ group: folder, subject: provider }),
+    },
+    {
+      method: IdentityProviders.method.regenerateScimToken,
+      call: () => call('POST', `/iam/v1/identityProviders/${provider}:regenerateScimToken`, { etag: scimEtag }),
+      expect: () => ({ group: folder, subject: provider }),
+    },
+    {
+      method: IdentityProviders.method.revokeScimToken,
+      call: () => call('POST', `/iam/v1/identityProviders/${provider}:revokeScimToken`, {}),
+      expect: () => ({ group: folder, subject: provider }),
+    },
+    {
       method: ExternalGroupRoleMappings.method.create,
       setup: async () => {
         mapping2 = (await call('POST', `/iam/v2/externalGroupRoleMappings/${provider}`, { externalGroupId: 'ops', roleUid: VIEWER })).json.uid;
@@ -206,6 +241,39 @@ describe('every mutating iam v1 RPC emits its v2 twin event', () => {
     },
     { method: GroupAccountAssociations.method.delete, call: () => call('DELETE', `/iam/v1/account_associations/${folder}`), expect: at },
     { method: Terms.method.acceptTerms, call: () => call('POST', `/iam/v1/terms/${folder}`, { documentIds: ['tos.v1'] }), expect: at },
+    {
+      method: Groups.method.requestGroupAccess,
+      setup: async () => {
+        // Someone of a verified domain, without a binding on the organization.
+        const args = [CLI, 'admin', 'verify-domain', 'v1-events.example', '--data', berth.dataDir, '--org', berth.orgName];
+        if (berth.databaseUrl) args.push('--database', berth.databaseUrl);
+        const verified = spawnSync(process.execPath, args, { encoding: 'utf8' });
+        assert.equal(verified.status, 0, verified.stderr);
+        asker = await identityWithRole(berth.url, token, berth.orgUid, undefined, berth.orgUid);
+        await sqlQuery(berth, 'update identities set email = $1 where uid = $2', ['asker@v1-events.example', asker.uid]);
+      },
+      call: async () => {
+        const r = await call('POST', `/iam/v1/groups/${berth.orgUid}:requestGroupAccess`, {}, asker.token);
+        accessRequest = (await call('GET', `/iam/v2/groups/${berth.orgUid}:listAccessRequests`)).json?.groupAccessRequests?.[0]?.uid ?? '';
+        return r;
+      },
+      expect: () => ({ group: berth.orgUid, subject: accessRequest }),
+    },
+    {
+      method: LegacyIdentities.method.create,
+      call: async () => {
+        const r = await call('POST', '/iam/v1/identities', { id: folder, issuer: 'https://ci.example', subject: 'legacy' });
+        legacy = r.json?.id ?? '';
+        return r;
+      },
+      expect: () => ({ group: folder, subject: legacy }),
+    },
+    {
+      method: LegacyIdentities.method.updateMetadata,
+      call: () => call('PATCH', '/iam/v1/identities/metadata', { onboardingQuestions: { companyName: 'Berth' } }),
+      // The caller's own identity: its group, or (root-level) its own uid.
+      expect: () => ({ group: berth.ownerIdentity.split('/').slice(0, -1).join('/') || berth.ownerIdentity, subject: berth.ownerIdentity }),
+    },
     { method: Identities.method.delete, call: () => call('DELETE', `/iam/v1/identities/${identity}`), expect: () => ({ group: folder, subject: identity }) },
     { method: Roles.method.delete, call: () => call('DELETE', `/iam/v1/roles/${role}`), expect: () => ({ group: folder, subject: role }) },
     {
@@ -218,10 +286,10 @@ describe('every mutating iam v1 RPC emits its v2 twin event', () => {
     },
   ];
 
-  it('has a case for every mutating method of every berth.iam.v1 service', () => {
+  it('has a case for every mutating method of every berth.iam.v1 service and the legacy identities', () => {
     const served = mutatingMethods(SERVICES.map((e) => e.service))
       .map(methodName)
-      .filter((n) => n.startsWith('berth.iam.v1.'));
+      .filter((n) => n.startsWith('berth.iam.v1.') || n.startsWith('berth.events.v1.Identities.'));
     const covered = new Set(cases.map((c) => methodName(c.method)));
     assert.deepEqual(
       served.filter((n) => !covered.has(n)),

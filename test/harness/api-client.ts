@@ -2,7 +2,7 @@
 // with a real Connect-ES gRPC client on HTTP/2.
 import { spawnSync } from 'node:child_process';
 import type { DescService } from '@bufbuild/protobuf';
-import { createClient, type Client } from '@connectrpc/connect';
+import { type Code, ConnectError, createClient, type Client } from '@connectrpc/connect';
 import { createGrpcTransport } from '@connectrpc/connect-node';
 import { importJWK, SignJWT, type JWK } from 'jose';
 import { readFileSync } from 'node:fs';
@@ -121,4 +121,14 @@ export async function exchangeStatic(base: string, identity: string, issuer: str
 
 export function readJson(file: string) {
   return JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+}
+
+/** The gRPC code a call ends with ('OK' when it succeeds). */
+export async function grpcCode(call: Promise<unknown>): Promise<Code | 'OK'> {
+  try {
+    await call;
+    return 'OK';
+  } catch (err) {
+    return ConnectError.from(err).code;
+  }
 }

@@ -44,6 +44,13 @@ export async function loadScimRow(db: Executor, providerUid: string): Promise<Sc
   return db.selectFrom('identity_provider_scim').selectAll().where('provider_uid', '=', providerUid).executeTakeFirst();
 }
 
+/** The rows of several providers (a page of a list), by provider uid. */
+export async function loadScimRows(db: Executor, providerUids: readonly string[]): Promise<Map<string, ScimRow>> {
+  if (providerUids.length === 0) return new Map();
+  const rows = await db.selectFrom('identity_provider_scim').selectAll().where('provider_uid', 'in', providerUids).execute();
+  return new Map(rows.map((r) => [r.provider_uid, r]));
+}
+
 /** The row, locked for this transaction on PostgreSQL, made (disabled, no token) when the provider has none yet. */
 export async function scimRowForUpdate(tx: Tx, providerUid: string, now: string): Promise<ScimRow> {
   const q = tx.selectFrom('identity_provider_scim').selectAll().where('provider_uid', '=', providerUid);

@@ -25,7 +25,9 @@ import { deleteAccountAssociation } from '../account-associations/delete-associa
 import { listAccountAssociations } from '../account-associations/list-associations.js';
 import { updateAccountAssociation } from '../account-associations/update-association.js';
 import { deleteV1 } from './v1-delete.js';
-import { allItems, idFilter } from './v1-list.js';
+import { allItems, idFilter } from '../../list/v1-list.js';
+import { iamList } from './iam-v1-list.js';
+import { IAM_DOMAIN } from '../errors.js';
 
 // PUT replaces every provider and field v1 shows.
 const REPLACED = ['name', 'description', 'amazon', 'google', 'azure', 'github'];
@@ -55,8 +57,8 @@ function v1Association(a: AccountAssociation): AccountAssociations {
 }
 
 async function listAssociationsV1(deps: ServiceDeps, req: AccountAssociationsFilter, ctx: HandlerContext) {
-  const uidp = idFilter('group', req.group);
-  const items = await allItems('/iam/v2/accountAssociations', async (pageSize, pageToken) => {
+  const uidp = idFilter(IAM_DOMAIN, 'group', req.group);
+  const items = await allItems(iamList('/iam/v2/accountAssociations'), async (pageSize, pageToken) => {
     const page = await listAccountAssociations(deps, create(ListAccountAssociationsRequestSchema, { uidp, name: req.name, pageSize, pageToken }), ctx);
     return [page.accountAssociations.map(v1Association), page.nextPageToken];
   });

@@ -15,7 +15,9 @@ import { deleteGroupInvite } from '../group-invites/delete-invite.js';
 import { listGroupInvites } from '../group-invites/list-invites.js';
 import { v1Role } from './role-v1.js';
 import { deleteV1 } from './v1-delete.js';
-import { allItems, checkUidFilter, idFilter, uidpWith } from './v1-list.js';
+import { allItems, checkUidFilter, idFilter, uidpWith } from '../../list/v1-list.js';
+import { iamList } from './iam-v1-list.js';
+import { IAM_DOMAIN } from '../errors.js';
 
 const role = (i: GroupInviteV2) => (i.role ? v1Role(i.role) : undefined);
 
@@ -32,11 +34,11 @@ function v1StoredInvite(i: GroupInviteV2) {
 }
 
 async function listInvitesV1(deps: ServiceDeps, req: GroupInviteFilter, ctx: HandlerContext) {
-  checkUidFilter('group', req.group);
-  const ids = idFilter('id', req.id);
+  checkUidFilter(IAM_DOMAIN, 'group', req.group);
+  const ids = idFilter(IAM_DOMAIN, 'id', req.id);
   // `group`: the invites of exactly that group (v2's uidp.children_of).
   const uidp = req.group === '' ? ids : uidpWith(ids, { childrenOf: req.group });
-  const items = await allItems('/iam/v2/groupInvites', async (pageSize, pageToken) => {
+  const items = await allItems(iamList('/iam/v2/groupInvites'), async (pageSize, pageToken) => {
     const page = await listGroupInvites(deps, create(ListGroupInvitesRequestSchema, { uidp, keyId: req.keyId, pageSize, pageToken }), ctx);
     return [page.groupInvites.map(v1StoredInvite), page.nextPageToken];
   });

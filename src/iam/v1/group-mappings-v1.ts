@@ -23,7 +23,9 @@ import { deleteExternalGroupRoleMapping } from '../group-mappings/delete-mapping
 import { getExternalGroupRoleMapping } from '../group-mappings/get-mapping.js';
 import { listExternalGroupRoleMappings } from '../group-mappings/list-mappings.js';
 import { deleteV1 } from './v1-delete.js';
-import { allItems, checkUidFilter } from './v1-list.js';
+import { allItems, checkUidFilter } from '../../list/v1-list.js';
+import { iamList } from './iam-v1-list.js';
+import { IAM_DOMAIN } from '../errors.js';
 
 function v1Mapping(m: MappingV2): ExternalGroupRoleMapping {
   return create(ExternalGroupRoleMappingSchema, {
@@ -37,8 +39,8 @@ function v1Mapping(m: MappingV2): ExternalGroupRoleMapping {
 }
 
 async function listMappingsV1(deps: ServiceDeps, req: ExternalGroupRoleMappingFilter, ctx: HandlerContext) {
-  checkUidFilter('identity_provider_uidp', req.identityProviderUidp);
-  const items = await allItems('/iam/v2/externalGroupRoleMappings', async (pageSize, pageToken) => {
+  checkUidFilter(IAM_DOMAIN, 'identity_provider_uidp', req.identityProviderUidp);
+  const items = await allItems(iamList('/iam/v2/externalGroupRoleMappings'), async (pageSize, pageToken) => {
     const v2 = create(ListExternalGroupRoleMappingsRequestSchema, { uidp: req.uidp, identityProviderUid: req.identityProviderUidp, pageSize, pageToken });
     const page = await listExternalGroupRoleMappings(deps, v2, ctx);
     return [page.externalGroupRoleMappings.map(v1Mapping), page.nextPageToken];

@@ -18,17 +18,19 @@ import { lookupIdentity } from '../identities/lookup-identity.js';
 import { updateIdentity } from '../identities/update-identity.js';
 import { v1Identity, v2Relationship } from './identity-v1.js';
 import { deleteV1 } from './v1-delete.js';
-import { allItems, narrowToId } from './v1-list.js';
+import { allItems, narrowToId } from '../../list/v1-list.js';
+import { iamList } from './iam-v1-list.js';
+import { IAM_DOMAIN } from '../errors.js';
 
 // PUT replaces what v1 shows and may write; company (v2 only) is left as it is.
 const REPLACED = ['name', 'description', 'claim_match', 'static_keys'];
 
 async function listIdentitiesV1(deps: ServiceDeps, req: IdentityFilter, ctx: HandlerContext) {
-  const uidp = narrowToId(req.uidp, 'id', req.id);
+  const uidp = narrowToId(IAM_DOMAIN, req.uidp, 'id', req.id);
   const items =
     uidp === null
       ? []
-      : await allItems('/iam/v2/identities', async (pageSize, pageToken) => {
+      : await allItems(iamList('/iam/v2/identities'), async (pageSize, pageToken) => {
           const page = await listIdentities(deps, create(ListIdentitiesRequestSchema, { uidp, pageSize, pageToken }), ctx);
           return [page.identities.map(v1Identity), page.nextPageToken];
         });

@@ -21,7 +21,7 @@ import {
   UpdateRoleBindingRequestSchema,
 } from '../../gen/berth/iam/v2/role_bindings_pb.js';
 import type { ServiceDeps } from '../../runtime/service-deps.js';
-import { badIamRequest } from '../errors.js';
+import { badIamRequest, IAM_DOMAIN } from '../errors.js';
 import { batchCreateRoleBindings } from '../role-bindings/batch-create-bindings.js';
 import { createRoleBinding } from '../role-bindings/create-binding.js';
 import { deleteRoleBinding } from '../role-bindings/delete-binding.js';
@@ -30,7 +30,8 @@ import { listRoleBindings } from '../role-bindings/list-bindings.js';
 import { updateRoleBinding } from '../role-bindings/update-binding.js';
 import { v1Role } from './role-v1.js';
 import { deleteV1 } from './v1-delete.js';
-import { allItems, narrowToId } from './v1-list.js';
+import { allItems, narrowToId } from '../../list/v1-list.js';
+import { iamList } from './iam-v1-list.js';
 
 /** v1's binding: uids only; `group` (deprecated) is the binding's group. */
 function v1Binding(b: RoleBindingV2): RoleBinding {
@@ -54,11 +55,11 @@ function v1ListedBinding(b: RoleBindingV2) {
 const v2Input = (parent: string, b: RoleBinding | undefined) => ({ parent, roleBinding: { identityUid: b?.identity ?? '', roleUid: b?.role ?? '' } });
 
 async function listBindingsV1(deps: ServiceDeps, req: RoleBindingFilter, ctx: HandlerContext) {
-  const uidp = narrowToId(req.uidp, 'id', req.id);
+  const uidp = narrowToId(IAM_DOMAIN, req.uidp, 'id', req.id);
   const items =
     uidp === null
       ? []
-      : await allItems('/iam/v2/roleBindings', async (pageSize, pageToken) => {
+      : await allItems(iamList('/iam/v2/roleBindings'), async (pageSize, pageToken) => {
           const page = await listRoleBindings(deps, create(ListRoleBindingsRequestSchema, { uidp, pageSize, pageToken }), ctx);
           return [page.roleBindings.map(v1ListedBinding), page.nextPageToken];
         });

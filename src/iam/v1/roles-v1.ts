@@ -13,7 +13,9 @@ import { listRoles } from '../roles/list-roles.js';
 import { updateRole } from '../roles/update-role.js';
 import { capabilitiesOf, v1Role } from './role-v1.js';
 import { deleteV1 } from './v1-delete.js';
-import { allItems, checkUidFilter, narrowToId, uidpWith } from './v1-list.js';
+import { allItems, checkUidFilter, narrowToId, uidpWith } from '../../list/v1-list.js';
+import { iamList } from './iam-v1-list.js';
+import { IAM_DOMAIN } from '../errors.js';
 
 /** v2's built-in role refusal, before authorization, for the v1 requests. */
 export const roleV1Preflights: Preflights = {
@@ -22,8 +24,8 @@ export const roleV1Preflights: Preflights = {
 };
 
 async function listRolesV1(deps: ServiceDeps, req: RoleFilter, ctx: HandlerContext) {
-  checkUidFilter('parent', req.parent);
-  let uidp = narrowToId(req.uidp, 'id', req.id);
+  checkUidFilter(IAM_DOMAIN, 'parent', req.parent);
+  let uidp = narrowToId(IAM_DOMAIN, req.uidp, 'id', req.id);
   // `parent`: the roles defined directly in that group (v2's uidp.children_of).
   if (uidp !== null && req.parent !== '') {
     if (uidp?.childrenOf && uidp.childrenOf !== req.parent) uidp = null;
@@ -33,7 +35,7 @@ async function listRolesV1(deps: ServiceDeps, req: RoleFilter, ctx: HandlerConte
   const items =
     filter === null
       ? []
-      : await allItems('/iam/v2/roles', async (pageSize, pageToken) => {
+      : await allItems(iamList('/iam/v2/roles'), async (pageSize, pageToken) => {
           const page = await listRoles(deps, create(ListRolesRequestSchema, { uidp: filter, name: req.name, pageSize, pageToken }), ctx);
           return [page.roles.map(v1Role), page.nextPageToken];
         });

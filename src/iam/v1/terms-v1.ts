@@ -7,7 +7,8 @@ import { AcceptTermsRequestSchema, ListTermsAcceptancesRequestSchema } from '../
 import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { acceptTerms } from '../terms/accept-terms.js';
 import { listTermsAcceptances } from '../terms/list-acceptances.js';
-import { allItems } from './v1-list.js';
+import { allItems } from '../../list/v1-list.js';
+import { iamList } from './iam-v1-list.js';
 
 export function termsV1Service(deps: ServiceDeps): ServiceImpl<typeof Terms> {
   return {
@@ -16,7 +17,7 @@ export function termsV1Service(deps: ServiceDeps): ServiceImpl<typeof Terms> {
       return { $typeName: 'berth.iam.v1.AcceptTermsResponse', group: res.group, documentIds: res.documentIds };
     },
     listAccepted: async (req, ctx) => {
-      const items = await allItems('/iam/v2/terms/{group}', async (pageSize, pageToken) => {
+      const items = await allItems(iamList('/iam/v2/terms/{group}'), async (pageSize, pageToken) => {
         const page = await listTermsAcceptances(deps, create(ListTermsAcceptancesRequestSchema, { group: req.group, pageSize, pageToken }), ctx);
         const shown = page.termsAcceptances.map((a) =>
           create(TermsAcceptanceSchema, { docId: a.docId, acceptedBy: a.acceptedBy, orgUid: a.orgUid, createdAt: a.createTime }),

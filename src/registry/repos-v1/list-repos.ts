@@ -7,17 +7,19 @@ import type { RepoFilter, RepoList } from '../../gen/berth/registry/v1/registry_
 import { ListReposRequestSchema } from '../../gen/berth/registry/v2/repos_pb.js';
 import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { listRepos } from '../repos/list-repos.js';
-import { allPages, withId } from '../v1-list.js';
+import { allItems, narrowToId } from '../../list/v1-list.js';
+import { REGISTRY_DOMAIN } from '../errors.js';
 import { v1RepoFromV2 } from './repo-v1.js';
 
 export const MAX_V1_REPOS = 1000;
+const REPOS = { domain: REGISTRY_DOMAIN, what: 'repos', v2Path: '/registry/v2/repos', max: MAX_V1_REPOS };
 
 export async function listReposV1(deps: ServiceDeps, req: RepoFilter, ctx: HandlerContext): Promise<RepoList> {
-  const uidp = withId(req.uidp, req.id);
-  if (uidp === 'none') return { $typeName: 'berth.registry.v1.RepoList', items: [] };
-  const repos = await allPages('repos', MAX_V1_REPOS, async (pageSize, pageToken) => {
+  const uidp = narrowToId(REGISTRY_DOMAIN, req.uidp, 'id', req.id);
+  if (uidp === null) return { $typeName: 'berth.registry.v1.RepoList', items: [] };
+  const repos = await allItems(REPOS, async (pageSize, pageToken) => {
     const page = await listRepos(deps, create(ListReposRequestSchema, { uidp, name: req.name, pageSize, pageToken }), ctx);
-    return { items: page.repos, next: page.nextPageToken };
+    return [page.repos, page.nextPageToken];
   });
   const readmes = new Map<string, string>();
   if (req.id !== '' && repos.length === 1) {

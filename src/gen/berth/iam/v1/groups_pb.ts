@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file berth/iam/v1/groups.proto.
  */
 export const file_berth_iam_v1_groups: GenFile = /*@__PURE__*/
-  fileDesc("ChliZXJ0aC9pYW0vdjEvZ3JvdXBzLnByb3RvEgxiZXJ0aC5pYW0udjEifwoFR3JvdXASEAoCaWQYASABKAlCBJC1GAESDAoEbmFtZRgCIAEoCRITCgtkZXNjcmlwdGlvbhgDIAEoCRIQCgh2ZXJpZmllZBgFIAEoCEoECAQQBUoECAYQB0oECAcQCFIPcmVzb3VyY2VfbGltaXRzUgRraW5kUgZzdGF0dXMiLwoJR3JvdXBMaXN0EiIKBWl0ZW1zGAEgAygLMhMuYmVydGguaWFtLnYxLkdyb3VwIlIKC0dyb3VwRmlsdGVyEgoKAmlkGAEgASgJEikKBHVpZHAYAiABKAsyGy5iZXJ0aC5jb21tb24udjIuVUlEUEZpbHRlchIMCgRuYW1lGAMgASgJIk4KEkNyZWF0ZUdyb3VwUmVxdWVzdBIUCgZwYXJlbnQYASABKAlCBJC1GAESIgoFZ3JvdXAYAiABKAsyEy5iZXJ0aC5pYW0udjEuR3JvdXAiJgoSRGVsZXRlR3JvdXBSZXF1ZXN0EhAKAmlkGAEgASgJQgSQtRgBMqMECgZHcm91cHMSnAEKBkNyZWF0ZRIgLmJlcnRoLmlhbS52MS5DcmVhdGVHcm91cFJlcXVlc3QaEy5iZXJ0aC5pYW0udjEuR3JvdXAiW4q1GAcSBQoBZRABmrUYIwoYYXBpLmlhbS5ncm91cC5jcmVhdGVkLnYxEgVncm91cBgBgtPkkwIjOgVncm91cCIaL2lhbS92MS9ncm91cHMve3BhcmVudD0qKn0ShQEKBlVwZGF0ZRITLmJlcnRoLmlhbS52MS5Hcm91cBoTLmJlcnRoLmlhbS52MS5Hcm91cCJRirUYBRIDCgFmmrUYIwoYYXBpLmlhbS5ncm91cC51cGRhdGVkLnYxEgVncm91cBgBgtPkkwIbOgEqGhYvaWFtL3YxL2dyb3Vwcy97aWQ9Kip9El0KBExpc3QSGS5iZXJ0aC5pYW0udjEuR3JvdXBGaWx0ZXIaFy5iZXJ0aC5pYW0udjEuR3JvdXBMaXN0IiGKtRgHEgUKAWcQAYLT5JMCEBIOL2lhbS92MS9ncm91cHMSkgEKBkRlbGV0ZRIgLmJlcnRoLmlhbS52MS5EZWxldGVHcm91cFJlcXVlc3QaFi5nb29nbGUucHJvdG9idWYuRW1wdHkiToq1GAUSAwoBaJq1GCMKGGFwaS5pYW0uZ3JvdXAuZGVsZXRlZC52MRIFZ3JvdXAYAYLT5JMCGCoWL2lhbS92MS9ncm91cHMve2lkPSoqfWIGcHJvdG8z", [file_berth_annotations_v1_annotations, file_berth_common_v2_uidp, file_google_api_annotations, file_google_protobuf_empty]);
+  fileDesc("ChliZXJ0aC9pYW0vdjEvZ3JvdXBzLnByb3RvEgxiZXJ0aC5pYW0udjEifwoFR3JvdXASEAoCaWQYASABKAlCBJC1GAESDAoEbmFtZRgCIAEoCRITCgtkZXNjcmlwdGlvbhgDIAEoCRIQCgh2ZXJpZmllZBgFIAEoCEoECAQQBUoECAYQB0oECAcQCFIPcmVzb3VyY2VfbGltaXRzUgRraW5kUgZzdGF0dXMiLwoJR3JvdXBMaXN0EiIKBWl0ZW1zGAEgAygLMhMuYmVydGguaWFtLnYxLkdyb3VwIlIKC0dyb3VwRmlsdGVyEgoKAmlkGAEgASgJEikKBHVpZHAYAiABKAsyGy5iZXJ0aC5jb21tb24udjIuVUlEUEZpbHRlchIMCgRuYW1lGAMgASgJIk4KEkNyZWF0ZUdyb3VwUmVxdWVzdBIUCgZwYXJlbnQYASABKAlCBJC1GAESIgoFZ3JvdXAYAiABKAsyEy5iZXJ0aC5pYW0udjEuR3JvdXAiJgoSRGVsZXRlR3JvdXBSZXF1ZXN0EhAKAmlkGAEgASgJQgSQtRgBIhQKEkxvb2t1cEdyb3VwUmVxdWVzdCI5ChNMb29rdXBHcm91cFJlc3BvbnNlEiIKBWdyb3VwGAEgASgLMhMuYmVydGguaWFtLnYxLkdyb3VwIi0KGVJlcXVlc3RHcm91cEFjY2Vzc1JlcXVlc3QSEAoIZ3JvdXBfaWQYASABKAkiHAoaUmVxdWVzdEdyb3VwQWNjZXNzUmVzcG9uc2UiGQoXQ2hlY2tFbGlnaWJpbGl0eVJlcXVlc3QiLAoYQ2hlY2tFbGlnaWJpbGl0eVJlc3BvbnNlEhAKCGVsaWdpYmxlGAEgASgIMsUICgZHcm91cHMSnAEKBkNyZWF0ZRIgLmJlcnRoLmlhbS52MS5DcmVhdGVHcm91cFJlcXVlc3QaEy5iZXJ0aC5pYW0udjEuR3JvdXAiW4q1GAcSBQoBZRABmrUYIwoYYXBpLmlhbS5ncm91cC5jcmVhdGVkLnYxEgVncm91cBgBgtPkkwIjOgVncm91cCIaL2lhbS92MS9ncm91cHMve3BhcmVudD0qKn0ShQEKBlVwZGF0ZRITLmJlcnRoLmlhbS52MS5Hcm91cBoTLmJlcnRoLmlhbS52MS5Hcm91cCJRirUYBRIDCgFmmrUYIwoYYXBpLmlhbS5ncm91cC51cGRhdGVkLnYxEgVncm91cBgBgtPkkwIbOgEqGhYvaWFtL3YxL2dyb3Vwcy97aWQ9Kip9El0KBExpc3QSGS5iZXJ0aC5pYW0udjEuR3JvdXBGaWx0ZXIaFy5iZXJ0aC5pYW0udjEuR3JvdXBMaXN0IiGKtRgHEgUKAWcQAYLT5JMCEBIOL2lhbS92MS9ncm91cHMSkgEKBkRlbGV0ZRIgLmJlcnRoLmlhbS52MS5EZWxldGVHcm91cFJlcXVlc3QaFi5nb29nbGUucHJvdG9idWYuRW1wdHkiToq1GAUSAwoBaJq1GCMKGGFwaS5pYW0uZ3JvdXAuZGVsZXRlZC52MRIFZ3JvdXAYAYLT5JMCGCoWL2lhbS92MS9ncm91cHMve2lkPSoqfRJ+CgtMb29rdXBHcm91cBIgLmJlcnRoLmlhbS52MS5Mb29rdXBHcm91cFJlcXVlc3QaIS5iZXJ0aC5pYW0udjEuTG9va3VwR3JvdXBSZXNwb25zZSIqirUYBBICEAGC0+STAhwSGi9pYW0vdjEvZ3JvdXBzOmxvb2t1cEdyb3VwEooCChJSZXF1ZXN0R3JvdXBBY2Nlc3MSJy5iZXJ0aC5pYW0udjEuUmVxdWVzdEdyb3VwQWNjZXNzUmVxdWVzdBooLmJlcnRoLmlhbS52MS5SZXF1ZXN0R3JvdXBBY2Nlc3NSZXNwb25zZSKgAYq1GAQSAhABmrUYWgonYXBpLmlhbS5ncm91cF9hY2Nlc3NfcmVxdWVzdC5jcmVhdGVkLnYxEgVncm91cBgBKiZiZXJ0aC5pYW0udjIuUmVxdWVzdEdyb3VwQWNjZXNzUmVxdWVzdILT5JMCNDoBKiIvL2lhbS92MS9ncm91cHMve2dyb3VwX2lkPSoqfTpyZXF1ZXN0R3JvdXBBY2Nlc3MSkgEKEENoZWNrRWxpZ2liaWxpdHkSJS5iZXJ0aC5pYW0udjEuQ2hlY2tFbGlnaWJpbGl0eVJlcXVlc3QaJi5iZXJ0aC5pYW0udjEuQ2hlY2tFbGlnaWJpbGl0eVJlc3BvbnNlIi+KtRgEEgIQAYLT5JMCIRIfL2lhbS92MS9ncm91cHM6Y2hlY2tFbGlnaWJpbGl0eWIGcHJvdG8z", [file_berth_annotations_v1_annotations, file_berth_common_v2_uidp, file_google_api_annotations, file_google_protobuf_empty]);
 
 /**
  * @generated from message berth.iam.v1.Group
@@ -140,6 +140,98 @@ export const DeleteGroupRequestSchema: GenMessage<DeleteGroupRequest> = /*@__PUR
   messageDesc(file_berth_iam_v1_groups, 4);
 
 /**
+ * @generated from message berth.iam.v1.LookupGroupRequest
+ */
+export type LookupGroupRequest = Message<"berth.iam.v1.LookupGroupRequest"> & {
+};
+
+/**
+ * Describes the message berth.iam.v1.LookupGroupRequest.
+ * Use `create(LookupGroupRequestSchema)` to create a new message.
+ */
+export const LookupGroupRequestSchema: GenMessage<LookupGroupRequest> = /*@__PURE__*/
+  messageDesc(file_berth_iam_v1_groups, 5);
+
+/**
+ * @generated from message berth.iam.v1.LookupGroupResponse
+ */
+export type LookupGroupResponse = Message<"berth.iam.v1.LookupGroupResponse"> & {
+  /**
+   * @generated from field: berth.iam.v1.Group group = 1;
+   */
+  group?: Group | undefined;
+};
+
+/**
+ * Describes the message berth.iam.v1.LookupGroupResponse.
+ * Use `create(LookupGroupResponseSchema)` to create a new message.
+ */
+export const LookupGroupResponseSchema: GenMessage<LookupGroupResponse> = /*@__PURE__*/
+  messageDesc(file_berth_iam_v1_groups, 6);
+
+/**
+ * @generated from message berth.iam.v1.RequestGroupAccessRequest
+ */
+export type RequestGroupAccessRequest = Message<"berth.iam.v1.RequestGroupAccessRequest"> & {
+  /**
+   * The organization LookupGroup found.
+   *
+   * @generated from field: string group_id = 1;
+   */
+  groupId: string;
+};
+
+/**
+ * Describes the message berth.iam.v1.RequestGroupAccessRequest.
+ * Use `create(RequestGroupAccessRequestSchema)` to create a new message.
+ */
+export const RequestGroupAccessRequestSchema: GenMessage<RequestGroupAccessRequest> = /*@__PURE__*/
+  messageDesc(file_berth_iam_v1_groups, 7);
+
+/**
+ * @generated from message berth.iam.v1.RequestGroupAccessResponse
+ */
+export type RequestGroupAccessResponse = Message<"berth.iam.v1.RequestGroupAccessResponse"> & {
+};
+
+/**
+ * Describes the message berth.iam.v1.RequestGroupAccessResponse.
+ * Use `create(RequestGroupAccessResponseSchema)` to create a new message.
+ */
+export const RequestGroupAccessResponseSchema: GenMessage<RequestGroupAccessResponse> = /*@__PURE__*/
+  messageDesc(file_berth_iam_v1_groups, 8);
+
+/**
+ * @generated from message berth.iam.v1.CheckEligibilityRequest
+ */
+export type CheckEligibilityRequest = Message<"berth.iam.v1.CheckEligibilityRequest"> & {
+};
+
+/**
+ * Describes the message berth.iam.v1.CheckEligibilityRequest.
+ * Use `create(CheckEligibilityRequestSchema)` to create a new message.
+ */
+export const CheckEligibilityRequestSchema: GenMessage<CheckEligibilityRequest> = /*@__PURE__*/
+  messageDesc(file_berth_iam_v1_groups, 9);
+
+/**
+ * @generated from message berth.iam.v1.CheckEligibilityResponse
+ */
+export type CheckEligibilityResponse = Message<"berth.iam.v1.CheckEligibilityResponse"> & {
+  /**
+   * @generated from field: bool eligible = 1;
+   */
+  eligible: boolean;
+};
+
+/**
+ * Describes the message berth.iam.v1.CheckEligibilityResponse.
+ * Use `create(CheckEligibilityResponseSchema)` to create a new message.
+ */
+export const CheckEligibilityResponseSchema: GenMessage<CheckEligibilityResponse> = /*@__PURE__*/
+  messageDesc(file_berth_iam_v1_groups, 10);
+
+/**
  * The v1 groups API (the deployed chainguard.platform.iam.Groups), over the
  * same groups, rules and events as berth.iam.v2.GroupsService.
  * buf:lint:ignore SERVICE_SUFFIX
@@ -183,6 +275,41 @@ export const Groups: GenService<{
     methodKind: "unary";
     input: typeof DeleteGroupRequestSchema;
     output: typeof EmptySchema;
+  },
+  /**
+   * GroupsService.LookupGroup: the organization of the caller's verified
+   * email domain; every other outcome is NOT_FOUND.
+   *
+   * @generated from rpc berth.iam.v1.Groups.LookupGroup
+   */
+  lookupGroup: {
+    methodKind: "unary";
+    input: typeof LookupGroupRequestSchema;
+    output: typeof LookupGroupResponseSchema;
+  },
+  /**
+   * GroupsService.RequestGroupAccess: asks the owners of the organization
+   * LookupGroup finds to let the caller in; NOT_FOUND for any other group,
+   * RESOURCE_EXHAUSTED while a request is pending or was denied less than a
+   * day ago.
+   *
+   * @generated from rpc berth.iam.v1.Groups.RequestGroupAccess
+   */
+  requestGroupAccess: {
+    methodKind: "unary";
+    input: typeof RequestGroupAccessRequestSchema;
+    output: typeof RequestGroupAccessResponseSchema;
+  },
+  /**
+   * GroupsService.CheckEligibility: whether RequestGroupAccess would take the
+   * caller's request.
+   *
+   * @generated from rpc berth.iam.v1.Groups.CheckEligibility
+   */
+  checkEligibility: {
+    methodKind: "unary";
+    input: typeof CheckEligibilityRequestSchema;
+    output: typeof CheckEligibilityResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_berth_iam_v1_groups, 0);

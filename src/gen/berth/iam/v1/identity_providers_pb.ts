@@ -2,22 +2,22 @@
 // @generated from file berth/iam/v1/identity_providers.proto (package berth.iam.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import { file_berth_annotations_v1_annotations } from "../../annotations/v1/annotations_pb.js";
 import type { UIDPFilter } from "../../common/v2/uidp_pb.js";
 import { file_berth_common_v2_uidp } from "../../common/v2/uidp_pb.js";
 import { file_google_api_annotations } from "../../../google/api/annotations_pb.js";
 import { file_google_api_field_behavior } from "../../../google/api/field_behavior_pb.js";
-import type { EmptySchema } from "@bufbuild/protobuf/wkt";
-import { file_google_protobuf_empty } from "@bufbuild/protobuf/wkt";
+import type { Duration, EmptySchema, Timestamp } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_duration, file_google_protobuf_empty, file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file berth/iam/v1/identity_providers.proto.
  */
 export const file_berth_iam_v1_identity_providers: GenFile = /*@__PURE__*/
-  fileDesc("CiViZXJ0aC9pYW0vdjEvaWRlbnRpdHlfcHJvdmlkZXJzLnByb3RvEgxiZXJ0aC5pYW0udjEi1gIKEElkZW50aXR5UHJvdmlkZXISEAoCaWQYASABKAlCBJC1GAESDAoEbmFtZRgCIAEoCRITCgtkZXNjcmlwdGlvbhgDIAEoCRIUCgxkZWZhdWx0X3JvbGUYBCABKAkSMwoEb2lkYxgUIAEoCzIjLmJlcnRoLmlhbS52MS5JZGVudGl0eVByb3ZpZGVyLk9JRENIABqkAQoET0lEQxIOCgZpc3N1ZXIYASABKAkSEQoJY2xpZW50X2lkGAIgASgJEhoKDWNsaWVudF9zZWNyZXQYAyABKAlCA+BBBBIZChFhZGRpdGlvbmFsX3Njb3BlcxgEIAMoCRIUCgxncm91cHNfY2xhaW0YBSABKAkSFAoMcGtjZV9lbmFibGVkGAcgASgISgQIBhAHUhBjb3JyZWxhdGlvbl9ydWxlQg8KDWNvbmZpZ3VyYXRpb25KBAgVEBZSBHNjaW0icwodQ3JlYXRlSWRlbnRpdHlQcm92aWRlclJlcXVlc3QSFwoJcGFyZW50X2lkGAEgASgJQgSQtRgBEjkKEWlkZW50aXR5X3Byb3ZpZGVyGAIgASgLMh4uYmVydGguaWFtLnYxLklkZW50aXR5UHJvdmlkZXIiMQodRGVsZXRlSWRlbnRpdHlQcm92aWRlclJlcXVlc3QSEAoCaWQYASABKAlCBJC1GAEiXQoWSWRlbnRpdHlQcm92aWRlckZpbHRlchIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEikKBHVpZHAYAyABKAsyGy5iZXJ0aC5jb21tb24udjIuVUlEUEZpbHRlciJFChRJZGVudGl0eVByb3ZpZGVyTGlzdBItCgVpdGVtcxgBIAMoCzIeLmJlcnRoLmlhbS52MS5JZGVudGl0eVByb3ZpZGVyMuQFChFJZGVudGl0eVByb3ZpZGVycxLbAQoGQ3JlYXRlEisuYmVydGguaWFtLnYxLkNyZWF0ZUlkZW50aXR5UHJvdmlkZXJSZXF1ZXN0Gh4uYmVydGguaWFtLnYxLklkZW50aXR5UHJvdmlkZXIigwGKtRgIEgYKBJUKkQOatRgwCiVhcGkuaWFtLmlkZW50aXR5X3Byb3ZpZGVycy5jcmVhdGVkLnYxEgVncm91cBgBgtPkkwI9OhFpZGVudGl0eV9wcm92aWRlciIoL2lhbS92MS9pZGVudGl0eVByb3ZpZGVycy97cGFyZW50X2lkPSoqfRK2AQoGVXBkYXRlEh4uYmVydGguaWFtLnYxLklkZW50aXR5UHJvdmlkZXIaHi5iZXJ0aC5pYW0udjEuSWRlbnRpdHlQcm92aWRlciJsirUYCBIGCgSWCpEDmrUYMAolYXBpLmlhbS5pZGVudGl0eV9wcm92aWRlcnMudXBkYXRlZC52MRIFZ3JvdXAYAYLT5JMCJjoBKhohL2lhbS92MS9pZGVudGl0eVByb3ZpZGVycy97aWQ9Kip9En8KBExpc3QSJC5iZXJ0aC5pYW0udjEuSWRlbnRpdHlQcm92aWRlckZpbHRlchoiLmJlcnRoLmlhbS52MS5JZGVudGl0eVByb3ZpZGVyTGlzdCItirUYCBIGCgKXChABgtPkkwIbEhkvaWFtL3YxL2lkZW50aXR5UHJvdmlkZXJzErYBCgZEZWxldGUSKy5iZXJ0aC5pYW0udjEuRGVsZXRlSWRlbnRpdHlQcm92aWRlclJlcXVlc3QaFi5nb29nbGUucHJvdG9idWYuRW1wdHkiZ4q1GAYSBAoCmAqatRgwCiVhcGkuaWFtLmlkZW50aXR5X3Byb3ZpZGVycy5kZWxldGVkLnYxEgVncm91cBgBgtPkkwIjKiEvaWFtL3YxL2lkZW50aXR5UHJvdmlkZXJzL3tpZD0qKn1iBnByb3RvMw", [file_berth_annotations_v1_annotations, file_berth_common_v2_uidp, file_google_api_annotations, file_google_api_field_behavior, file_google_protobuf_empty]);
+  fileDesc("CiViZXJ0aC9pYW0vdjEvaWRlbnRpdHlfcHJvdmlkZXJzLnByb3RvEgxiZXJ0aC5pYW0udjEi1AYKEElkZW50aXR5UHJvdmlkZXISEAoCaWQYASABKAlCBJC1GAESDAoEbmFtZRgCIAEoCRITCgtkZXNjcmlwdGlvbhgDIAEoCRIUCgxkZWZhdWx0X3JvbGUYBCABKAkSMwoEb2lkYxgUIAEoCzIjLmJlcnRoLmlhbS52MS5JZGVudGl0eVByb3ZpZGVyLk9JRENIABIxCgRzY2ltGBUgASgLMiMuYmVydGguaWFtLnYxLklkZW50aXR5UHJvdmlkZXIuU0NJTRqkAQoET0lEQxIOCgZpc3N1ZXIYASABKAkSEQoJY2xpZW50X2lkGAIgASgJEhoKDWNsaWVudF9zZWNyZXQYAyABKAlCA+BBBBIZChFhZGRpdGlvbmFsX3Njb3BlcxgEIAMoCRIUCgxncm91cHNfY2xhaW0YBSABKAkSFAoMcGtjZV9lbmFibGVkGAcgASgISgQIBhAHUhBjb3JyZWxhdGlvbl9ydWxlGtQDCgRTQ0lNEg8KB2VuYWJsZWQYASABKAgSFAoMZW5kcG9pbnRfdXJsGAMgASgJEjUKEXRva2VuX2V4cGlyZV90aW1lGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI+ChpwcmV2aW91c190b2tlbl9leHBpcmVfdGltZRgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASTQoQY3JlZGVudGlhbF9zdGF0ZRgGIAEoDjIzLmJlcnRoLmlhbS52MS5JZGVudGl0eVByb3ZpZGVyLlNDSU0uQ3JlZGVudGlhbFN0YXRlEgwKBGV0YWcYByABKAkiygEKD0NyZWRlbnRpYWxTdGF0ZRIgChxDUkVERU5USUFMX1NUQVRFX1VOU1BFQ0lGSUVEEAASHwobQ1JFREVOVElBTF9TVEFURV9OT1RfSVNTVUVEEAESGQoVQ1JFREVOVElBTF9TVEFURV9MSVZFEAISHAoYQ1JFREVOVElBTF9TVEFURV9FWFBJUkVEEAMSHAoYQ1JFREVOVElBTF9TVEFURV9SRVZPS0VEEAQSHQoZQ1JFREVOVElBTF9TVEFURV9ST1RBVElORxAFSgQIAhADQg8KDWNvbmZpZ3VyYXRpb24icwodQ3JlYXRlSWRlbnRpdHlQcm92aWRlclJlcXVlc3QSFwoJcGFyZW50X2lkGAEgASgJQgSQtRgBEjkKEWlkZW50aXR5X3Byb3ZpZGVyGAIgASgLMh4uYmVydGguaWFtLnYxLklkZW50aXR5UHJvdmlkZXIiMQodRGVsZXRlSWRlbnRpdHlQcm92aWRlclJlcXVlc3QSEAoCaWQYASABKAlCBJC1GAEiXQoWSWRlbnRpdHlQcm92aWRlckZpbHRlchIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEikKBHVpZHAYAyABKAsyGy5iZXJ0aC5jb21tb24udjIuVUlEUEZpbHRlciJFChRJZGVudGl0eVByb3ZpZGVyTGlzdBItCgVpdGVtcxgBIAMoCzIeLmJlcnRoLmlhbS52MS5JZGVudGl0eVByb3ZpZGVyIoYBChhHZW5lcmF0ZVNjaW1Ub2tlblJlcXVlc3QSIgoUaWRlbnRpdHlfcHJvdmlkZXJfaWQYASABKAlCBJC1GAESLwoLZXhwaXJlX3RpbWUYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhUKDW5ldmVyX2V4cGlyZXMYAyABKAginQEKGUdlbmVyYXRlU2NpbVRva2VuUmVzcG9uc2USDQoFdG9rZW4YASABKAkSFAoMZW5kcG9pbnRfdXJsGAIgASgJEi8KC2V4cGlyZV90aW1lGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIcChRpZGVudGl0eV9wcm92aWRlcl9pZBgEIAEoCRIMCgRldGFnGAUgASgJIsIBChpSZWdlbmVyYXRlU2NpbVRva2VuUmVxdWVzdBIiChRpZGVudGl0eV9wcm92aWRlcl9pZBgBIAEoCUIEkLUYARIqCgdvdmVybGFwGAIgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEi8KC2V4cGlyZV90aW1lGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIMCgRldGFnGAQgASgJEhUKDW5ldmVyX2V4cGlyZXMYBSABKAgilQIKG1JlZ2VuZXJhdGVTY2ltVG9rZW5SZXNwb25zZRINCgV0b2tlbhgBIAEoCRIUCgxlbmRwb2ludF91cmwYAiABKAkSLwoLZXhwaXJlX3RpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhwKFGlkZW50aXR5X3Byb3ZpZGVyX2lkGAQgASgJEgwKBGV0YWcYBSABKAkSPgoacHJldmlvdXNfdG9rZW5fZXhwaXJlX3RpbWUYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjQKEXJlcXVlc3RlZF9vdmVybGFwGAcgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uIjwKFlJldm9rZVNjaW1Ub2tlblJlcXVlc3QSIgoUaWRlbnRpdHlfcHJvdmlkZXJfaWQYASABKAlCBJC1GAEihwEKF1Jldm9rZVNjaW1Ub2tlblJlc3BvbnNlEhwKFGlkZW50aXR5X3Byb3ZpZGVyX2lkGAEgASgJEgwKBGV0YWcYAiABKAkSDwoHZW5hYmxlZBgDIAEoCBIvCgtyZXZva2VfdGltZRgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiWgoVU2V0U2NpbUVuYWJsZWRSZXF1ZXN0EiIKFGlkZW50aXR5X3Byb3ZpZGVyX2lkGAEgASgJQgSQtRgBEg8KB2VuYWJsZWQYAiABKAgSDAoEZXRhZxgDIAEoCSJVChZTZXRTY2ltRW5hYmxlZFJlc3BvbnNlEhwKFGlkZW50aXR5X3Byb3ZpZGVyX2lkGAEgASgJEg8KB2VuYWJsZWQYAiABKAgSDAoEZXRhZxgDIAEoCTKRDwoRSWRlbnRpdHlQcm92aWRlcnMS2wEKBkNyZWF0ZRIrLmJlcnRoLmlhbS52MS5DcmVhdGVJZGVudGl0eVByb3ZpZGVyUmVxdWVzdBoeLmJlcnRoLmlhbS52MS5JZGVudGl0eVByb3ZpZGVyIoMBirUYCBIGCgSVCpEDmrUYMAolYXBpLmlhbS5pZGVudGl0eV9wcm92aWRlcnMuY3JlYXRlZC52MRIFZ3JvdXAYAYLT5JMCPToRaWRlbnRpdHlfcHJvdmlkZXIiKC9pYW0vdjEvaWRlbnRpdHlQcm92aWRlcnMve3BhcmVudF9pZD0qKn0StgEKBlVwZGF0ZRIeLmJlcnRoLmlhbS52MS5JZGVudGl0eVByb3ZpZGVyGh4uYmVydGguaWFtLnYxLklkZW50aXR5UHJvdmlkZXIibIq1GAgSBgoElgqRA5q1GDAKJWFwaS5pYW0uaWRlbnRpdHlfcHJvdmlkZXJzLnVwZGF0ZWQudjESBWdyb3VwGAGC0+STAiY6ASoaIS9pYW0vdjEvaWRlbnRpdHlQcm92aWRlcnMve2lkPSoqfRJ/CgRMaXN0EiQuYmVydGguaWFtLnYxLklkZW50aXR5UHJvdmlkZXJGaWx0ZXIaIi5iZXJ0aC5pYW0udjEuSWRlbnRpdHlQcm92aWRlckxpc3QiLYq1GAgSBgoClwoQAYLT5JMCGxIZL2lhbS92MS9pZGVudGl0eVByb3ZpZGVycxK2AQoGRGVsZXRlEisuYmVydGguaWFtLnYxLkRlbGV0ZUlkZW50aXR5UHJvdmlkZXJSZXF1ZXN0GhYuZ29vZ2xlLnByb3RvYnVmLkVtcHR5ImeKtRgGEgQKApgKmrUYMAolYXBpLmlhbS5pZGVudGl0eV9wcm92aWRlcnMuZGVsZXRlZC52MRIFZ3JvdXAYAYLT5JMCIyohL2lhbS92MS9pZGVudGl0eVByb3ZpZGVycy97aWQ9Kip9EqwCChFHZW5lcmF0ZVNjaW1Ub2tlbhImLmJlcnRoLmlhbS52MS5HZW5lcmF0ZVNjaW1Ub2tlblJlcXVlc3QaJy5iZXJ0aC5pYW0udjEuR2VuZXJhdGVTY2ltVG9rZW5SZXNwb25zZSLFAYq1GAgSBgoEmQqXCpq1GGUKMmFwaS5pYW0uaWRlbnRpdHlfcHJvdmlkZXJzLnNjaW1fdG9rZW4uZ2VuZXJhdGVkLnYxEgVncm91cBgBKiZiZXJ0aC5pYW0udjIuR2VuZXJhdGVTY2ltVG9rZW5SZXNwb25zZYLT5JMCSjoBKiJFL2lhbS92MS9pZGVudGl0eVByb3ZpZGVycy97aWRlbnRpdHlfcHJvdmlkZXJfaWQ9Kip9OmdlbmVyYXRlU2NpbVRva2VuErgCChNSZWdlbmVyYXRlU2NpbVRva2VuEiguYmVydGguaWFtLnYxLlJlZ2VuZXJhdGVTY2ltVG9rZW5SZXF1ZXN0GikuYmVydGguaWFtLnYxLlJlZ2VuZXJhdGVTY2ltVG9rZW5SZXNwb25zZSLLAYq1GAgSBgoEmQqXCpq1GGkKNGFwaS5pYW0uaWRlbnRpdHlfcHJvdmlkZXJzLnNjaW1fdG9rZW4ucmVnZW5lcmF0ZWQudjESBWdyb3VwGAEqKGJlcnRoLmlhbS52Mi5SZWdlbmVyYXRlU2NpbVRva2VuUmVzcG9uc2WC0+STAkw6ASoiRy9pYW0vdjEvaWRlbnRpdHlQcm92aWRlcnMve2lkZW50aXR5X3Byb3ZpZGVyX2lkPSoqfTpyZWdlbmVyYXRlU2NpbVRva2VuEqACCg9SZXZva2VTY2ltVG9rZW4SJC5iZXJ0aC5pYW0udjEuUmV2b2tlU2NpbVRva2VuUmVxdWVzdBolLmJlcnRoLmlhbS52MS5SZXZva2VTY2ltVG9rZW5SZXNwb25zZSK/AYq1GAgSBgoEmQqXCpq1GGEKMGFwaS5pYW0uaWRlbnRpdHlfcHJvdmlkZXJzLnNjaW1fdG9rZW4ucmV2b2tlZC52MRIFZ3JvdXAYASokYmVydGguaWFtLnYyLlJldm9rZVNjaW1Ub2tlblJlc3BvbnNlgtPkkwJIOgEqIkMvaWFtL3YxL2lkZW50aXR5UHJvdmlkZXJzL3tpZGVudGl0eV9wcm92aWRlcl9pZD0qKn06cmV2b2tlU2NpbVRva2VuEp0CCg5TZXRTY2ltRW5hYmxlZBIjLmJlcnRoLmlhbS52MS5TZXRTY2ltRW5hYmxlZFJlcXVlc3QaJC5iZXJ0aC5pYW0udjEuU2V0U2NpbUVuYWJsZWRSZXNwb25zZSK/AYq1GAgSBgoEmQqXCpq1GGIKMmFwaS5pYW0uaWRlbnRpdHlfcHJvdmlkZXJzLnNjaW1fZW5hYmxlZC51cGRhdGVkLnYxEgVncm91cBgBKiNiZXJ0aC5pYW0udjIuU2V0U2NpbUVuYWJsZWRSZXNwb25zZYLT5JMCRzoBKiJCL2lhbS92MS9pZGVudGl0eVByb3ZpZGVycy97aWRlbnRpdHlfcHJvdmlkZXJfaWQ9Kip9OnNldFNjaW1FbmFibGVkYgZwcm90bzM", [file_berth_annotations_v1_annotations, file_berth_common_v2_uidp, file_google_api_annotations, file_google_api_field_behavior, file_google_protobuf_duration, file_google_protobuf_empty, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message berth.iam.v1.IdentityProvider
@@ -55,6 +55,14 @@ export type IdentityProvider = Message<"berth.iam.v1.IdentityProvider"> & {
     value: IdentityProvider_OIDC;
     case: "oidc";
   } | { case: undefined; value?: undefined };
+
+  /**
+   * Output only: the provider's SCIM state (docs/scim.md), as
+   * GetIdentityProvider shows it; changed only by the SCIM token methods.
+   *
+   * @generated from field: berth.iam.v1.IdentityProvider.SCIM scim = 21;
+   */
+  scim?: IdentityProvider_SCIM | undefined;
 };
 
 /**
@@ -107,6 +115,89 @@ export type IdentityProvider_OIDC = Message<"berth.iam.v1.IdentityProvider.OIDC"
  */
 export const IdentityProvider_OIDCSchema: GenMessage<IdentityProvider_OIDC> = /*@__PURE__*/
   messageDesc(file_berth_iam_v1_identity_providers, 0, 0);
+
+/**
+ * @generated from message berth.iam.v1.IdentityProvider.SCIM
+ */
+export type IdentityProvider_SCIM = Message<"berth.iam.v1.IdentityProvider.SCIM"> & {
+  /**
+   * @generated from field: bool enabled = 1;
+   */
+  enabled: boolean;
+
+  /**
+   * @generated from field: string endpoint_url = 3;
+   */
+  endpointUrl: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp token_expire_time = 4;
+   */
+  tokenExpireTime?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp previous_token_expire_time = 5;
+   */
+  previousTokenExpireTime?: Timestamp | undefined;
+
+  /**
+   * @generated from field: berth.iam.v1.IdentityProvider.SCIM.CredentialState credential_state = 6;
+   */
+  credentialState: IdentityProvider_SCIM_CredentialState;
+
+  /**
+   * @generated from field: string etag = 7;
+   */
+  etag: string;
+};
+
+/**
+ * Describes the message berth.iam.v1.IdentityProvider.SCIM.
+ * Use `create(IdentityProvider_SCIMSchema)` to create a new message.
+ */
+export const IdentityProvider_SCIMSchema: GenMessage<IdentityProvider_SCIM> = /*@__PURE__*/
+  messageDesc(file_berth_iam_v1_identity_providers, 0, 1);
+
+/**
+ * @generated from enum berth.iam.v1.IdentityProvider.SCIM.CredentialState
+ */
+export enum IdentityProvider_SCIM_CredentialState {
+  /**
+   * @generated from enum value: CREDENTIAL_STATE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: CREDENTIAL_STATE_NOT_ISSUED = 1;
+   */
+  NOT_ISSUED = 1,
+
+  /**
+   * @generated from enum value: CREDENTIAL_STATE_LIVE = 2;
+   */
+  LIVE = 2,
+
+  /**
+   * @generated from enum value: CREDENTIAL_STATE_EXPIRED = 3;
+   */
+  EXPIRED = 3,
+
+  /**
+   * @generated from enum value: CREDENTIAL_STATE_REVOKED = 4;
+   */
+  REVOKED = 4,
+
+  /**
+   * @generated from enum value: CREDENTIAL_STATE_ROTATING = 5;
+   */
+  ROTATING = 5,
+}
+
+/**
+ * Describes the enum berth.iam.v1.IdentityProvider.SCIM.CredentialState.
+ */
+export const IdentityProvider_SCIM_CredentialStateSchema: GenEnum<IdentityProvider_SCIM_CredentialState> = /*@__PURE__*/
+  enumDesc(file_berth_iam_v1_identity_providers, 0, 1, 0);
 
 /**
  * @generated from message berth.iam.v1.CreateIdentityProviderRequest
@@ -196,6 +287,261 @@ export const IdentityProviderListSchema: GenMessage<IdentityProviderList> = /*@_
   messageDesc(file_berth_iam_v1_identity_providers, 4);
 
 /**
+ * The SCIM token messages: v2's fields and numbers, the provider named by `identity_provider_id`.
+ *
+ * @generated from message berth.iam.v1.GenerateScimTokenRequest
+ */
+export type GenerateScimTokenRequest = Message<"berth.iam.v1.GenerateScimTokenRequest"> & {
+  /**
+   * @generated from field: string identity_provider_id = 1;
+   */
+  identityProviderId: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp expire_time = 2;
+   */
+  expireTime?: Timestamp | undefined;
+
+  /**
+   * @generated from field: bool never_expires = 3;
+   */
+  neverExpires: boolean;
+};
+
+/**
+ * Describes the message berth.iam.v1.GenerateScimTokenRequest.
+ * Use `create(GenerateScimTokenRequestSchema)` to create a new message.
+ */
+export const GenerateScimTokenRequestSchema: GenMessage<GenerateScimTokenRequest> = /*@__PURE__*/
+  messageDesc(file_berth_iam_v1_identity_providers, 5);
+
+/**
+ * @generated from message berth.iam.v1.GenerateScimTokenResponse
+ */
+export type GenerateScimTokenResponse = Message<"berth.iam.v1.GenerateScimTokenResponse"> & {
+  /**
+   * The bearer token, shown this once.
+   *
+   * @generated from field: string token = 1;
+   */
+  token: string;
+
+  /**
+   * @generated from field: string endpoint_url = 2;
+   */
+  endpointUrl: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp expire_time = 3;
+   */
+  expireTime?: Timestamp | undefined;
+
+  /**
+   * @generated from field: string identity_provider_id = 4;
+   */
+  identityProviderId: string;
+
+  /**
+   * @generated from field: string etag = 5;
+   */
+  etag: string;
+};
+
+/**
+ * Describes the message berth.iam.v1.GenerateScimTokenResponse.
+ * Use `create(GenerateScimTokenResponseSchema)` to create a new message.
+ */
+export const GenerateScimTokenResponseSchema: GenMessage<GenerateScimTokenResponse> = /*@__PURE__*/
+  messageDesc(file_berth_iam_v1_identity_providers, 6);
+
+/**
+ * @generated from message berth.iam.v1.RegenerateScimTokenRequest
+ */
+export type RegenerateScimTokenRequest = Message<"berth.iam.v1.RegenerateScimTokenRequest"> & {
+  /**
+   * @generated from field: string identity_provider_id = 1;
+   */
+  identityProviderId: string;
+
+  /**
+   * @generated from field: google.protobuf.Duration overlap = 2;
+   */
+  overlap?: Duration | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp expire_time = 3;
+   */
+  expireTime?: Timestamp | undefined;
+
+  /**
+   * @generated from field: string etag = 4;
+   */
+  etag: string;
+
+  /**
+   * @generated from field: bool never_expires = 5;
+   */
+  neverExpires: boolean;
+};
+
+/**
+ * Describes the message berth.iam.v1.RegenerateScimTokenRequest.
+ * Use `create(RegenerateScimTokenRequestSchema)` to create a new message.
+ */
+export const RegenerateScimTokenRequestSchema: GenMessage<RegenerateScimTokenRequest> = /*@__PURE__*/
+  messageDesc(file_berth_iam_v1_identity_providers, 7);
+
+/**
+ * @generated from message berth.iam.v1.RegenerateScimTokenResponse
+ */
+export type RegenerateScimTokenResponse = Message<"berth.iam.v1.RegenerateScimTokenResponse"> & {
+  /**
+   * @generated from field: string token = 1;
+   */
+  token: string;
+
+  /**
+   * @generated from field: string endpoint_url = 2;
+   */
+  endpointUrl: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp expire_time = 3;
+   */
+  expireTime?: Timestamp | undefined;
+
+  /**
+   * @generated from field: string identity_provider_id = 4;
+   */
+  identityProviderId: string;
+
+  /**
+   * @generated from field: string etag = 5;
+   */
+  etag: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp previous_token_expire_time = 6;
+   */
+  previousTokenExpireTime?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Duration requested_overlap = 7;
+   */
+  requestedOverlap?: Duration | undefined;
+};
+
+/**
+ * Describes the message berth.iam.v1.RegenerateScimTokenResponse.
+ * Use `create(RegenerateScimTokenResponseSchema)` to create a new message.
+ */
+export const RegenerateScimTokenResponseSchema: GenMessage<RegenerateScimTokenResponse> = /*@__PURE__*/
+  messageDesc(file_berth_iam_v1_identity_providers, 8);
+
+/**
+ * @generated from message berth.iam.v1.RevokeScimTokenRequest
+ */
+export type RevokeScimTokenRequest = Message<"berth.iam.v1.RevokeScimTokenRequest"> & {
+  /**
+   * @generated from field: string identity_provider_id = 1;
+   */
+  identityProviderId: string;
+};
+
+/**
+ * Describes the message berth.iam.v1.RevokeScimTokenRequest.
+ * Use `create(RevokeScimTokenRequestSchema)` to create a new message.
+ */
+export const RevokeScimTokenRequestSchema: GenMessage<RevokeScimTokenRequest> = /*@__PURE__*/
+  messageDesc(file_berth_iam_v1_identity_providers, 9);
+
+/**
+ * @generated from message berth.iam.v1.RevokeScimTokenResponse
+ */
+export type RevokeScimTokenResponse = Message<"berth.iam.v1.RevokeScimTokenResponse"> & {
+  /**
+   * @generated from field: string identity_provider_id = 1;
+   */
+  identityProviderId: string;
+
+  /**
+   * @generated from field: string etag = 2;
+   */
+  etag: string;
+
+  /**
+   * @generated from field: bool enabled = 3;
+   */
+  enabled: boolean;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp revoke_time = 4;
+   */
+  revokeTime?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message berth.iam.v1.RevokeScimTokenResponse.
+ * Use `create(RevokeScimTokenResponseSchema)` to create a new message.
+ */
+export const RevokeScimTokenResponseSchema: GenMessage<RevokeScimTokenResponse> = /*@__PURE__*/
+  messageDesc(file_berth_iam_v1_identity_providers, 10);
+
+/**
+ * @generated from message berth.iam.v1.SetScimEnabledRequest
+ */
+export type SetScimEnabledRequest = Message<"berth.iam.v1.SetScimEnabledRequest"> & {
+  /**
+   * @generated from field: string identity_provider_id = 1;
+   */
+  identityProviderId: string;
+
+  /**
+   * @generated from field: bool enabled = 2;
+   */
+  enabled: boolean;
+
+  /**
+   * @generated from field: string etag = 3;
+   */
+  etag: string;
+};
+
+/**
+ * Describes the message berth.iam.v1.SetScimEnabledRequest.
+ * Use `create(SetScimEnabledRequestSchema)` to create a new message.
+ */
+export const SetScimEnabledRequestSchema: GenMessage<SetScimEnabledRequest> = /*@__PURE__*/
+  messageDesc(file_berth_iam_v1_identity_providers, 11);
+
+/**
+ * @generated from message berth.iam.v1.SetScimEnabledResponse
+ */
+export type SetScimEnabledResponse = Message<"berth.iam.v1.SetScimEnabledResponse"> & {
+  /**
+   * @generated from field: string identity_provider_id = 1;
+   */
+  identityProviderId: string;
+
+  /**
+   * @generated from field: bool enabled = 2;
+   */
+  enabled: boolean;
+
+  /**
+   * @generated from field: string etag = 3;
+   */
+  etag: string;
+};
+
+/**
+ * Describes the message berth.iam.v1.SetScimEnabledResponse.
+ * Use `create(SetScimEnabledResponseSchema)` to create a new message.
+ */
+export const SetScimEnabledResponseSchema: GenMessage<SetScimEnabledResponse> = /*@__PURE__*/
+  messageDesc(file_berth_iam_v1_identity_providers, 12);
+
+/**
  * The v1 identity providers API (the deployed
  * chainguard.platform.iam.IdentityProviders), over the same providers, rules
  * and events as berth.iam.v2.IdentityProvidersService.
@@ -238,6 +584,50 @@ export const IdentityProviders: GenService<{
     methodKind: "unary";
     input: typeof DeleteIdentityProviderRequestSchema;
     output: typeof EmptySchema;
+  },
+  /**
+   * IdentityProvidersService.GenerateScimToken: the provider's first SCIM
+   * bearer token, shown once (docs/scim.md).
+   *
+   * @generated from rpc berth.iam.v1.IdentityProviders.GenerateScimToken
+   */
+  generateScimToken: {
+    methodKind: "unary";
+    input: typeof GenerateScimTokenRequestSchema;
+    output: typeof GenerateScimTokenResponseSchema;
+  },
+  /**
+   * IdentityProvidersService.RegenerateScimToken: replaces the token; the
+   * previous one works for `overlap`.
+   *
+   * @generated from rpc berth.iam.v1.IdentityProviders.RegenerateScimToken
+   */
+  regenerateScimToken: {
+    methodKind: "unary";
+    input: typeof RegenerateScimTokenRequestSchema;
+    output: typeof RegenerateScimTokenResponseSchema;
+  },
+  /**
+   * IdentityProvidersService.RevokeScimToken: removes the current token and
+   * any previous one still in its overlap.
+   *
+   * @generated from rpc berth.iam.v1.IdentityProviders.RevokeScimToken
+   */
+  revokeScimToken: {
+    methodKind: "unary";
+    input: typeof RevokeScimTokenRequestSchema;
+    output: typeof RevokeScimTokenResponseSchema;
+  },
+  /**
+   * IdentityProvidersService.SetScimEnabled: turns the provider's SCIM
+   * endpoint on or off.
+   *
+   * @generated from rpc berth.iam.v1.IdentityProviders.SetScimEnabled
+   */
+  setScimEnabled: {
+    methodKind: "unary";
+    input: typeof SetScimEnabledRequestSchema;
+    output: typeof SetScimEnabledResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_berth_iam_v1_identity_providers, 0);
