@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file chainguard/platform/iam/v1/groups.proto.
  */
 export const file_chainguard_platform_iam_v1_groups: GenFile = /*@__PURE__*/
-  fileDesc("CidjaGFpbmd1YXJkL3BsYXRmb3JtL2lhbS92MS9ncm91cHMucHJvdG8SF2NoYWluZ3VhcmQucGxhdGZvcm0uaWFtIn8KBUdyb3VwEhAKAmlkGAEgASgJQgSQtRgBEgwKBG5hbWUYAiABKAkSEwoLZGVzY3JpcHRpb24YAyABKAkSEAoIdmVyaWZpZWQYBSABKAhKBAgEEAVKBAgGEAdKBAgHEAhSD3Jlc291cmNlX2xpbWl0c1IEa2luZFIGc3RhdHVzIjoKCUdyb3VwTGlzdBItCgVpdGVtcxgBIAMoCzIeLmNoYWluZ3VhcmQucGxhdGZvcm0uaWFtLkdyb3VwIl0KC0dyb3VwRmlsdGVyEgoKAmlkGAEgASgJEjQKBHVpZHAYAiABKAsyJi5jaGFpbmd1YXJkLnBsYXRmb3JtLmNvbW1vbi5VSURQRmlsdGVyEgwKBG5hbWUYAyABKAkiWQoSQ3JlYXRlR3JvdXBSZXF1ZXN0EhQKBnBhcmVudBgBIAEoCUIEkLUYARItCgVncm91cBgCIAEoCzIeLmNoYWluZ3VhcmQucGxhdGZvcm0uaWFtLkdyb3VwIiYKEkRlbGV0ZUdyb3VwUmVxdWVzdBIQCgJpZBgBIAEoCUIEkLUYATLwBAoGR3JvdXBzErIBCgZDcmVhdGUSKy5jaGFpbmd1YXJkLnBsYXRmb3JtLmlhbS5DcmVhdGVHcm91cFJlcXVlc3QaHi5jaGFpbmd1YXJkLnBsYXRmb3JtLmlhbS5Hcm91cCJbirUYBxIFCgFlEAGatRgjChhhcGkuaWFtLmdyb3VwLmNyZWF0ZWQudjESBWdyb3VwGAGC0+STAiM6BWdyb3VwIhovaWFtL3YxL2dyb3Vwcy97cGFyZW50PSoqfRKbAQoGVXBkYXRlEh4uY2hhaW5ndWFyZC5wbGF0Zm9ybS5pYW0uR3JvdXAaHi5jaGFpbmd1YXJkLnBsYXRmb3JtLmlhbS5Hcm91cCJRirUYBRIDCgFmmrUYIwoYYXBpLmlhbS5ncm91cC51cGRhdGVkLnYxEgVncm91cBgBgtPkkwIbOgEqGhYvaWFtL3YxL2dyb3Vwcy97aWQ9Kip9EnMKBExpc3QSJC5jaGFpbmd1YXJkLnBsYXRmb3JtLmlhbS5Hcm91cEZpbHRlchoiLmNoYWluZ3VhcmQucGxhdGZvcm0uaWFtLkdyb3VwTGlzdCIhirUYBxIFCgFnEAGC0+STAhASDi9pYW0vdjEvZ3JvdXBzEp0BCgZEZWxldGUSKy5jaGFpbmd1YXJkLnBsYXRmb3JtLmlhbS5EZWxldGVHcm91cFJlcXVlc3QaFi5nb29nbGUucHJvdG9idWYuRW1wdHkiToq1GAUSAwoBaJq1GCMKGGFwaS5pYW0uZ3JvdXAuZGVsZXRlZC52MRIFZ3JvdXAYAYLT5JMCGCoWL2lhbS92MS9ncm91cHMve2lkPSoqfWIGcHJvdG8z", [file_berth_annotations_v1_annotations, file_chainguard_platform_common_v2_uidp, file_google_api_annotations, file_google_protobuf_empty]);
+  fileDesc("CidjaGFpbmd1YXJkL3BsYXRmb3JtL2lhbS92MS9ncm91cHMucHJvdG8SF2NoYWluZ3VhcmQucGxhdGZvcm0uaWFtIn8KBUdyb3VwEhAKAmlkGAEgASgJQgSQtRgBEgwKBG5hbWUYAiABKAkSEwoLZGVzY3JpcHRpb24YAyABKAkSEAoIdmVyaWZpZWQYBSABKAhKBAgEEAVKBAgGEAdKBAgHEAhSD3Jlc291cmNlX2xpbWl0c1IEa2luZFIGc3RhdHVzIjoKCUdyb3VwTGlzdBItCgVpdGVtcxgBIAMoCzIeLmNoYWluZ3VhcmQucGxhdGZvcm0uaWFtLkdyb3VwIl0KC0dyb3VwRmlsdGVyEgoKAmlkGAEgASgJEjQKBHVpZHAYAiABKAsyJi5jaGFpbmd1YXJkLnBsYXRmb3JtLmNvbW1vbi5VSURQRmlsdGVyEgwKBG5hbWUYAyABKAkiWQoSQ3JlYXRlR3JvdXBSZXF1ZXN0EhQKBnBhcmVudBgBIAEoCUIEkLUYARItCgVncm91cBgCIAEoCzIeLmNoYWluZ3VhcmQucGxhdGZvcm0uaWFtLkdyb3VwIiYKEkRlbGV0ZUdyb3VwUmVxdWVzdBIQCgJpZBgBIAEoCUIEkLUYASIUChJMb29rdXBHcm91cFJlcXVlc3QiRAoTTG9va3VwR3JvdXBSZXNwb25zZRItCgVncm91cBgBIAEoCzIeLmNoYWluZ3VhcmQucGxhdGZvcm0uaWFtLkdyb3VwIi0KGVJlcXVlc3RHcm91cEFjY2Vzc1JlcXVlc3QSEAoIZ3JvdXBfaWQYASABKAkiHAoaUmVxdWVzdEdyb3VwQWNjZXNzUmVzcG9uc2UiGQoXQ2hlY2tFbGlnaWJpbGl0eVJlcXVlc3QiLAoYQ2hlY2tFbGlnaWJpbGl0eVJlc3BvbnNlEhAKCGVsaWdpYmxlGAEgASgIMtUJCgZHcm91cHMSsgEKBkNyZWF0ZRIrLmNoYWluZ3VhcmQucGxhdGZvcm0uaWFtLkNyZWF0ZUdyb3VwUmVxdWVzdBoeLmNoYWluZ3VhcmQucGxhdGZvcm0uaWFtLkdyb3VwIluKtRgHEgUKAWUQAZq1GCMKGGFwaS5pYW0uZ3JvdXAuY3JlYXRlZC52MRIFZ3JvdXAYAYLT5JMCIzoFZ3JvdXAiGi9pYW0vdjEvZ3JvdXBzL3twYXJlbnQ9Kip9EpsBCgZVcGRhdGUSHi5jaGFpbmd1YXJkLnBsYXRmb3JtLmlhbS5Hcm91cBoeLmNoYWluZ3VhcmQucGxhdGZvcm0uaWFtLkdyb3VwIlGKtRgFEgMKAWaatRgjChhhcGkuaWFtLmdyb3VwLnVwZGF0ZWQudjESBWdyb3VwGAGC0+STAhs6ASoaFi9pYW0vdjEvZ3JvdXBzL3tpZD0qKn0ScwoETGlzdBIkLmNoYWluZ3VhcmQucGxhdGZvcm0uaWFtLkdyb3VwRmlsdGVyGiIuY2hhaW5ndWFyZC5wbGF0Zm9ybS5pYW0uR3JvdXBMaXN0IiGKtRgHEgUKAWcQAYLT5JMCEBIOL2lhbS92MS9ncm91cHMSnQEKBkRlbGV0ZRIrLmNoYWluZ3VhcmQucGxhdGZvcm0uaWFtLkRlbGV0ZUdyb3VwUmVxdWVzdBoWLmdvb2dsZS5wcm90b2J1Zi5FbXB0eSJOirUYBRIDCgFomrUYIwoYYXBpLmlhbS5ncm91cC5kZWxldGVkLnYxEgVncm91cBgBgtPkkwIYKhYvaWFtL3YxL2dyb3Vwcy97aWQ9Kip9EpQBCgtMb29rdXBHcm91cBIrLmNoYWluZ3VhcmQucGxhdGZvcm0uaWFtLkxvb2t1cEdyb3VwUmVxdWVzdBosLmNoYWluZ3VhcmQucGxhdGZvcm0uaWFtLkxvb2t1cEdyb3VwUmVzcG9uc2UiKoq1GAQSAhABgtPkkwIcEhovaWFtL3YxL2dyb3Vwczpsb29rdXBHcm91cBKgAgoSUmVxdWVzdEdyb3VwQWNjZXNzEjIuY2hhaW5ndWFyZC5wbGF0Zm9ybS5pYW0uUmVxdWVzdEdyb3VwQWNjZXNzUmVxdWVzdBozLmNoYWluZ3VhcmQucGxhdGZvcm0uaWFtLlJlcXVlc3RHcm91cEFjY2Vzc1Jlc3BvbnNlIqABirUYBBICEAGatRhaCidhcGkuaWFtLmdyb3VwX2FjY2Vzc19yZXF1ZXN0LmNyZWF0ZWQudjESBWdyb3VwGAEqJmJlcnRoLmlhbS52Mi5SZXF1ZXN0R3JvdXBBY2Nlc3NSZXF1ZXN0gtPkkwI0OgEqIi8vaWFtL3YxL2dyb3Vwcy97Z3JvdXBfaWQ9Kip9OnJlcXVlc3RHcm91cEFjY2VzcxKoAQoQQ2hlY2tFbGlnaWJpbGl0eRIwLmNoYWluZ3VhcmQucGxhdGZvcm0uaWFtLkNoZWNrRWxpZ2liaWxpdHlSZXF1ZXN0GjEuY2hhaW5ndWFyZC5wbGF0Zm9ybS5pYW0uQ2hlY2tFbGlnaWJpbGl0eVJlc3BvbnNlIi+KtRgEEgIQAYLT5JMCIRIfL2lhbS92MS9ncm91cHM6Y2hlY2tFbGlnaWJpbGl0eWIGcHJvdG8z", [file_berth_annotations_v1_annotations, file_chainguard_platform_common_v2_uidp, file_google_api_annotations, file_google_protobuf_empty]);
 
 /**
  * @generated from message chainguard.platform.iam.Group
@@ -140,6 +140,98 @@ export const DeleteGroupRequestSchema: GenMessage<DeleteGroupRequest> = /*@__PUR
   messageDesc(file_chainguard_platform_iam_v1_groups, 4);
 
 /**
+ * @generated from message chainguard.platform.iam.LookupGroupRequest
+ */
+export type LookupGroupRequest = Message<"chainguard.platform.iam.LookupGroupRequest"> & {
+};
+
+/**
+ * Describes the message chainguard.platform.iam.LookupGroupRequest.
+ * Use `create(LookupGroupRequestSchema)` to create a new message.
+ */
+export const LookupGroupRequestSchema: GenMessage<LookupGroupRequest> = /*@__PURE__*/
+  messageDesc(file_chainguard_platform_iam_v1_groups, 5);
+
+/**
+ * @generated from message chainguard.platform.iam.LookupGroupResponse
+ */
+export type LookupGroupResponse = Message<"chainguard.platform.iam.LookupGroupResponse"> & {
+  /**
+   * @generated from field: chainguard.platform.iam.Group group = 1;
+   */
+  group?: Group | undefined;
+};
+
+/**
+ * Describes the message chainguard.platform.iam.LookupGroupResponse.
+ * Use `create(LookupGroupResponseSchema)` to create a new message.
+ */
+export const LookupGroupResponseSchema: GenMessage<LookupGroupResponse> = /*@__PURE__*/
+  messageDesc(file_chainguard_platform_iam_v1_groups, 6);
+
+/**
+ * @generated from message chainguard.platform.iam.RequestGroupAccessRequest
+ */
+export type RequestGroupAccessRequest = Message<"chainguard.platform.iam.RequestGroupAccessRequest"> & {
+  /**
+   * The organization LookupGroup found.
+   *
+   * @generated from field: string group_id = 1;
+   */
+  groupId: string;
+};
+
+/**
+ * Describes the message chainguard.platform.iam.RequestGroupAccessRequest.
+ * Use `create(RequestGroupAccessRequestSchema)` to create a new message.
+ */
+export const RequestGroupAccessRequestSchema: GenMessage<RequestGroupAccessRequest> = /*@__PURE__*/
+  messageDesc(file_chainguard_platform_iam_v1_groups, 7);
+
+/**
+ * @generated from message chainguard.platform.iam.RequestGroupAccessResponse
+ */
+export type RequestGroupAccessResponse = Message<"chainguard.platform.iam.RequestGroupAccessResponse"> & {
+};
+
+/**
+ * Describes the message chainguard.platform.iam.RequestGroupAccessResponse.
+ * Use `create(RequestGroupAccessResponseSchema)` to create a new message.
+ */
+export const RequestGroupAccessResponseSchema: GenMessage<RequestGroupAccessResponse> = /*@__PURE__*/
+  messageDesc(file_chainguard_platform_iam_v1_groups, 8);
+
+/**
+ * @generated from message chainguard.platform.iam.CheckEligibilityRequest
+ */
+export type CheckEligibilityRequest = Message<"chainguard.platform.iam.CheckEligibilityRequest"> & {
+};
+
+/**
+ * Describes the message chainguard.platform.iam.CheckEligibilityRequest.
+ * Use `create(CheckEligibilityRequestSchema)` to create a new message.
+ */
+export const CheckEligibilityRequestSchema: GenMessage<CheckEligibilityRequest> = /*@__PURE__*/
+  messageDesc(file_chainguard_platform_iam_v1_groups, 9);
+
+/**
+ * @generated from message chainguard.platform.iam.CheckEligibilityResponse
+ */
+export type CheckEligibilityResponse = Message<"chainguard.platform.iam.CheckEligibilityResponse"> & {
+  /**
+   * @generated from field: bool eligible = 1;
+   */
+  eligible: boolean;
+};
+
+/**
+ * Describes the message chainguard.platform.iam.CheckEligibilityResponse.
+ * Use `create(CheckEligibilityResponseSchema)` to create a new message.
+ */
+export const CheckEligibilityResponseSchema: GenMessage<CheckEligibilityResponse> = /*@__PURE__*/
+  messageDesc(file_chainguard_platform_iam_v1_groups, 10);
+
+/**
  * The v1 groups API (the deployed chainguard.platform.iam.Groups), over the
  * same groups, rules and events as berth.iam.v2.GroupsService.
  * buf:lint:ignore SERVICE_SUFFIX
@@ -183,6 +275,41 @@ export const Groups: GenService<{
     methodKind: "unary";
     input: typeof DeleteGroupRequestSchema;
     output: typeof EmptySchema;
+  },
+  /**
+   * GroupsService.LookupGroup: the organization of the caller's verified
+   * email domain; every other outcome is NOT_FOUND.
+   *
+   * @generated from rpc chainguard.platform.iam.Groups.LookupGroup
+   */
+  lookupGroup: {
+    methodKind: "unary";
+    input: typeof LookupGroupRequestSchema;
+    output: typeof LookupGroupResponseSchema;
+  },
+  /**
+   * GroupsService.RequestGroupAccess: asks the owners of the organization
+   * LookupGroup finds to let the caller in; NOT_FOUND for any other group,
+   * RESOURCE_EXHAUSTED while a request is pending or was denied less than a
+   * day ago.
+   *
+   * @generated from rpc chainguard.platform.iam.Groups.RequestGroupAccess
+   */
+  requestGroupAccess: {
+    methodKind: "unary";
+    input: typeof RequestGroupAccessRequestSchema;
+    output: typeof RequestGroupAccessResponseSchema;
+  },
+  /**
+   * GroupsService.CheckEligibility: whether RequestGroupAccess would take the
+   * caller's request.
+   *
+   * @generated from rpc chainguard.platform.iam.Groups.CheckEligibility
+   */
+  checkEligibility: {
+    methodKind: "unary";
+    input: typeof CheckEligibilityRequestSchema;
+    output: typeof CheckEligibilityResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_chainguard_platform_iam_v1_groups, 0);

@@ -2,22 +2,22 @@
 // @generated from file chainguard/platform/iam/v1/identity_providers.proto (package chainguard.platform.iam, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import { file_berth_annotations_v1_annotations } from "../../../../berth/annotations/v1/annotations_pb.js";
 import type { UIDPFilter } from "../../common/v2/uidp_pb.js";
 import { file_chainguard_platform_common_v2_uidp } from "../../common/v2/uidp_pb.js";
 import { file_google_api_annotations } from "../../../../google/api/annotations_pb.js";
 import { file_google_api_field_behavior } from "../../../../google/api/field_behavior_pb.js";
-import type { EmptySchema } from "@bufbuild/protobuf/wkt";
-import { file_google_protobuf_empty } from "@bufbuild/protobuf/wkt";
+import type { Duration, EmptySchema, Timestamp } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_duration, file_google_protobuf_empty, file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file chainguard/platform/iam/v1/identity_providers.proto.
  */
 export const file_chainguard_platform_iam_v1_identity_providers: GenFile = /*@__PURE__*/
-  fileDesc("CjNjaGFpbmd1YXJkL3BsYXRmb3JtL2lhbS92MS9pZGVudGl0eV9wcm92aWRlcnMucHJvdG8SF2NoYWluZ3VhcmQucGxhdGZvcm0uaWFtIuECChBJZGVudGl0eVByb3ZpZGVyEhAKAmlkGAEgASgJQgSQtRgBEgwKBG5hbWUYAiABKAkSEwoLZGVzY3JpcHRpb24YAyABKAkSFAoMZGVmYXVsdF9yb2xlGAQgASgJEj4KBG9pZGMYFCABKAsyLi5jaGFpbmd1YXJkLnBsYXRmb3JtLmlhbS5JZGVudGl0eVByb3ZpZGVyLk9JRENIABqkAQoET0lEQxIOCgZpc3N1ZXIYASABKAkSEQoJY2xpZW50X2lkGAIgASgJEhoKDWNsaWVudF9zZWNyZXQYAyABKAlCA+BBBBIZChFhZGRpdGlvbmFsX3Njb3BlcxgEIAMoCRIUCgxncm91cHNfY2xhaW0YBSABKAkSFAoMcGtjZV9lbmFibGVkGAcgASgISgQIBhAHUhBjb3JyZWxhdGlvbl9ydWxlQg8KDWNvbmZpZ3VyYXRpb25KBAgVEBZSBHNjaW0ifgodQ3JlYXRlSWRlbnRpdHlQcm92aWRlclJlcXVlc3QSFwoJcGFyZW50X2lkGAEgASgJQgSQtRgBEkQKEWlkZW50aXR5X3Byb3ZpZGVyGAIgASgLMikuY2hhaW5ndWFyZC5wbGF0Zm9ybS5pYW0uSWRlbnRpdHlQcm92aWRlciIxCh1EZWxldGVJZGVudGl0eVByb3ZpZGVyUmVxdWVzdBIQCgJpZBgBIAEoCUIEkLUYASJoChZJZGVudGl0eVByb3ZpZGVyRmlsdGVyEgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSNAoEdWlkcBgDIAEoCzImLmNoYWluZ3VhcmQucGxhdGZvcm0uY29tbW9uLlVJRFBGaWx0ZXIiUAoUSWRlbnRpdHlQcm92aWRlckxpc3QSOAoFaXRlbXMYASADKAsyKS5jaGFpbmd1YXJkLnBsYXRmb3JtLmlhbS5JZGVudGl0eVByb3ZpZGVyMrIGChFJZGVudGl0eVByb3ZpZGVycxLxAQoGQ3JlYXRlEjYuY2hhaW5ndWFyZC5wbGF0Zm9ybS5pYW0uQ3JlYXRlSWRlbnRpdHlQcm92aWRlclJlcXVlc3QaKS5jaGFpbmd1YXJkLnBsYXRmb3JtLmlhbS5JZGVudGl0eVByb3ZpZGVyIoMBirUYCBIGCgSVCpEDmrUYMAolYXBpLmlhbS5pZGVudGl0eV9wcm92aWRlcnMuY3JlYXRlZC52MRIFZ3JvdXAYAYLT5JMCPToRaWRlbnRpdHlfcHJvdmlkZXIiKC9pYW0vdjEvaWRlbnRpdHlQcm92aWRlcnMve3BhcmVudF9pZD0qKn0SzAEKBlVwZGF0ZRIpLmNoYWluZ3VhcmQucGxhdGZvcm0uaWFtLklkZW50aXR5UHJvdmlkZXIaKS5jaGFpbmd1YXJkLnBsYXRmb3JtLmlhbS5JZGVudGl0eVByb3ZpZGVyImyKtRgIEgYKBJYKkQOatRgwCiVhcGkuaWFtLmlkZW50aXR5X3Byb3ZpZGVycy51cGRhdGVkLnYxEgVncm91cBgBgtPkkwImOgEqGiEvaWFtL3YxL2lkZW50aXR5UHJvdmlkZXJzL3tpZD0qKn0SlQEKBExpc3QSLy5jaGFpbmd1YXJkLnBsYXRmb3JtLmlhbS5JZGVudGl0eVByb3ZpZGVyRmlsdGVyGi0uY2hhaW5ndWFyZC5wbGF0Zm9ybS5pYW0uSWRlbnRpdHlQcm92aWRlckxpc3QiLYq1GAgSBgoClwoQAYLT5JMCGxIZL2lhbS92MS9pZGVudGl0eVByb3ZpZGVycxLBAQoGRGVsZXRlEjYuY2hhaW5ndWFyZC5wbGF0Zm9ybS5pYW0uRGVsZXRlSWRlbnRpdHlQcm92aWRlclJlcXVlc3QaFi5nb29nbGUucHJvdG9idWYuRW1wdHkiZ4q1GAYSBAoCmAqatRgwCiVhcGkuaWFtLmlkZW50aXR5X3Byb3ZpZGVycy5kZWxldGVkLnYxEgVncm91cBgBgtPkkwIjKiEvaWFtL3YxL2lkZW50aXR5UHJvdmlkZXJzL3tpZD0qKn1iBnByb3RvMw", [file_berth_annotations_v1_annotations, file_chainguard_platform_common_v2_uidp, file_google_api_annotations, file_google_api_field_behavior, file_google_protobuf_empty]);
+  fileDesc("CjNjaGFpbmd1YXJkL3BsYXRmb3JtL2lhbS92MS9pZGVudGl0eV9wcm92aWRlcnMucHJvdG8SF2NoYWluZ3VhcmQucGxhdGZvcm0uaWFtIvUGChBJZGVudGl0eVByb3ZpZGVyEhAKAmlkGAEgASgJQgSQtRgBEgwKBG5hbWUYAiABKAkSEwoLZGVzY3JpcHRpb24YAyABKAkSFAoMZGVmYXVsdF9yb2xlGAQgASgJEj4KBG9pZGMYFCABKAsyLi5jaGFpbmd1YXJkLnBsYXRmb3JtLmlhbS5JZGVudGl0eVByb3ZpZGVyLk9JRENIABI8CgRzY2ltGBUgASgLMi4uY2hhaW5ndWFyZC5wbGF0Zm9ybS5pYW0uSWRlbnRpdHlQcm92aWRlci5TQ0lNGqQBCgRPSURDEg4KBmlzc3VlchgBIAEoCRIRCgljbGllbnRfaWQYAiABKAkSGgoNY2xpZW50X3NlY3JldBgDIAEoCUID4EEEEhkKEWFkZGl0aW9uYWxfc2NvcGVzGAQgAygJEhQKDGdyb3Vwc19jbGFpbRgFIAEoCRIUCgxwa2NlX2VuYWJsZWQYByABKAhKBAgGEAdSEGNvcnJlbGF0aW9uX3J1bGUa3wMKBFNDSU0SDwoHZW5hYmxlZBgBIAEoCBIUCgxlbmRwb2ludF91cmwYAyABKAkSNQoRdG9rZW5fZXhwaXJlX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEj4KGnByZXZpb3VzX3Rva2VuX2V4cGlyZV90aW1lGAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBJYChBjcmVkZW50aWFsX3N0YXRlGAYgASgOMj4uY2hhaW5ndWFyZC5wbGF0Zm9ybS5pYW0uSWRlbnRpdHlQcm92aWRlci5TQ0lNLkNyZWRlbnRpYWxTdGF0ZRIMCgRldGFnGAcgASgJIsoBCg9DcmVkZW50aWFsU3RhdGUSIAocQ1JFREVOVElBTF9TVEFURV9VTlNQRUNJRklFRBAAEh8KG0NSRURFTlRJQUxfU1RBVEVfTk9UX0lTU1VFRBABEhkKFUNSRURFTlRJQUxfU1RBVEVfTElWRRACEhwKGENSRURFTlRJQUxfU1RBVEVfRVhQSVJFRBADEhwKGENSRURFTlRJQUxfU1RBVEVfUkVWT0tFRBAEEh0KGUNSRURFTlRJQUxfU1RBVEVfUk9UQVRJTkcQBUoECAIQA0IPCg1jb25maWd1cmF0aW9uIn4KHUNyZWF0ZUlkZW50aXR5UHJvdmlkZXJSZXF1ZXN0EhcKCXBhcmVudF9pZBgBIAEoCUIEkLUYARJEChFpZGVudGl0eV9wcm92aWRlchgCIAEoCzIpLmNoYWluZ3VhcmQucGxhdGZvcm0uaWFtLklkZW50aXR5UHJvdmlkZXIiMQodRGVsZXRlSWRlbnRpdHlQcm92aWRlclJlcXVlc3QSEAoCaWQYASABKAlCBJC1GAEiaAoWSWRlbnRpdHlQcm92aWRlckZpbHRlchIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEjQKBHVpZHAYAyABKAsyJi5jaGFpbmd1YXJkLnBsYXRmb3JtLmNvbW1vbi5VSURQRmlsdGVyIlAKFElkZW50aXR5UHJvdmlkZXJMaXN0EjgKBWl0ZW1zGAEgAygLMikuY2hhaW5ndWFyZC5wbGF0Zm9ybS5pYW0uSWRlbnRpdHlQcm92aWRlciKGAQoYR2VuZXJhdGVTY2ltVG9rZW5SZXF1ZXN0EiIKFGlkZW50aXR5X3Byb3ZpZGVyX2lkGAEgASgJQgSQtRgBEi8KC2V4cGlyZV90aW1lGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIVCg1uZXZlcl9leHBpcmVzGAMgASgIIp0BChlHZW5lcmF0ZVNjaW1Ub2tlblJlc3BvbnNlEg0KBXRva2VuGAEgASgJEhQKDGVuZHBvaW50X3VybBgCIAEoCRIvCgtleHBpcmVfdGltZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASHAoUaWRlbnRpdHlfcHJvdmlkZXJfaWQYBCABKAkSDAoEZXRhZxgFIAEoCSLCAQoaUmVnZW5lcmF0ZVNjaW1Ub2tlblJlcXVlc3QSIgoUaWRlbnRpdHlfcHJvdmlkZXJfaWQYASABKAlCBJC1GAESKgoHb3ZlcmxhcBgCIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIvCgtleHBpcmVfdGltZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDAoEZXRhZxgEIAEoCRIVCg1uZXZlcl9leHBpcmVzGAUgASgIIpUCChtSZWdlbmVyYXRlU2NpbVRva2VuUmVzcG9uc2USDQoFdG9rZW4YASABKAkSFAoMZW5kcG9pbnRfdXJsGAIgASgJEi8KC2V4cGlyZV90aW1lGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIcChRpZGVudGl0eV9wcm92aWRlcl9pZBgEIAEoCRIMCgRldGFnGAUgASgJEj4KGnByZXZpb3VzX3Rva2VuX2V4cGlyZV90aW1lGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI0ChFyZXF1ZXN0ZWRfb3ZlcmxhcBgHIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbiI8ChZSZXZva2VTY2ltVG9rZW5SZXF1ZXN0EiIKFGlkZW50aXR5X3Byb3ZpZGVyX2lkGAEgASgJQgSQtRgBIocBChdSZXZva2VTY2ltVG9rZW5SZXNwb25zZRIcChRpZGVudGl0eV9wcm92aWRlcl9pZBgBIAEoCRIMCgRldGFnGAIgASgJEg8KB2VuYWJsZWQYAyABKAgSLwoLcmV2b2tlX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIloKFVNldFNjaW1FbmFibGVkUmVxdWVzdBIiChRpZGVudGl0eV9wcm92aWRlcl9pZBgBIAEoCUIEkLUYARIPCgdlbmFibGVkGAIgASgIEgwKBGV0YWcYAyABKAkiVQoWU2V0U2NpbUVuYWJsZWRSZXNwb25zZRIcChRpZGVudGl0eV9wcm92aWRlcl9pZBgBIAEoCRIPCgdlbmFibGVkGAIgASgIEgwKBGV0YWcYAyABKAkytxAKEUlkZW50aXR5UHJvdmlkZXJzEvEBCgZDcmVhdGUSNi5jaGFpbmd1YXJkLnBsYXRmb3JtLmlhbS5DcmVhdGVJZGVudGl0eVByb3ZpZGVyUmVxdWVzdBopLmNoYWluZ3VhcmQucGxhdGZvcm0uaWFtLklkZW50aXR5UHJvdmlkZXIigwGKtRgIEgYKBJUKkQOatRgwCiVhcGkuaWFtLmlkZW50aXR5X3Byb3ZpZGVycy5jcmVhdGVkLnYxEgVncm91cBgBgtPkkwI9OhFpZGVudGl0eV9wcm92aWRlciIoL2lhbS92MS9pZGVudGl0eVByb3ZpZGVycy97cGFyZW50X2lkPSoqfRLMAQoGVXBkYXRlEikuY2hhaW5ndWFyZC5wbGF0Zm9ybS5pYW0uSWRlbnRpdHlQcm92aWRlchopLmNoYWluZ3VhcmQucGxhdGZvcm0uaWFtLklkZW50aXR5UHJvdmlkZXIibIq1GAgSBgoElgqRA5q1GDAKJWFwaS5pYW0uaWRlbnRpdHlfcHJvdmlkZXJzLnVwZGF0ZWQudjESBWdyb3VwGAGC0+STAiY6ASoaIS9pYW0vdjEvaWRlbnRpdHlQcm92aWRlcnMve2lkPSoqfRKVAQoETGlzdBIvLmNoYWluZ3VhcmQucGxhdGZvcm0uaWFtLklkZW50aXR5UHJvdmlkZXJGaWx0ZXIaLS5jaGFpbmd1YXJkLnBsYXRmb3JtLmlhbS5JZGVudGl0eVByb3ZpZGVyTGlzdCItirUYCBIGCgKXChABgtPkkwIbEhkvaWFtL3YxL2lkZW50aXR5UHJvdmlkZXJzEsEBCgZEZWxldGUSNi5jaGFpbmd1YXJkLnBsYXRmb3JtLmlhbS5EZWxldGVJZGVudGl0eVByb3ZpZGVyUmVxdWVzdBoWLmdvb2dsZS5wcm90b2J1Zi5FbXB0eSJnirUYBhIECgKYCpq1GDAKJWFwaS5pYW0uaWRlbnRpdHlfcHJvdmlkZXJzLmRlbGV0ZWQudjESBWdyb3VwGAGC0+STAiMqIS9pYW0vdjEvaWRlbnRpdHlQcm92aWRlcnMve2lkPSoqfRLCAgoRR2VuZXJhdGVTY2ltVG9rZW4SMS5jaGFpbmd1YXJkLnBsYXRmb3JtLmlhbS5HZW5lcmF0ZVNjaW1Ub2tlblJlcXVlc3QaMi5jaGFpbmd1YXJkLnBsYXRmb3JtLmlhbS5HZW5lcmF0ZVNjaW1Ub2tlblJlc3BvbnNlIsUBirUYCBIGCgSZCpcKmrUYZQoyYXBpLmlhbS5pZGVudGl0eV9wcm92aWRlcnMuc2NpbV90b2tlbi5nZW5lcmF0ZWQudjESBWdyb3VwGAEqJmJlcnRoLmlhbS52Mi5HZW5lcmF0ZVNjaW1Ub2tlblJlc3BvbnNlgtPkkwJKOgEqIkUvaWFtL3YxL2lkZW50aXR5UHJvdmlkZXJzL3tpZGVudGl0eV9wcm92aWRlcl9pZD0qKn06Z2VuZXJhdGVTY2ltVG9rZW4SzgIKE1JlZ2VuZXJhdGVTY2ltVG9rZW4SMy5jaGFpbmd1YXJkLnBsYXRmb3JtLmlhbS5SZWdlbmVyYXRlU2NpbVRva2VuUmVxdWVzdBo0LmNoYWluZ3VhcmQucGxhdGZvcm0uaWFtLlJlZ2VuZXJhdGVTY2ltVG9rZW5SZXNwb25zZSLLAYq1GAgSBgoEmQqXCpq1GGkKNGFwaS5pYW0uaWRlbnRpdHlfcHJvdmlkZXJzLnNjaW1fdG9rZW4ucmVnZW5lcmF0ZWQudjESBWdyb3VwGAEqKGJlcnRoLmlhbS52Mi5SZWdlbmVyYXRlU2NpbVRva2VuUmVzcG9uc2WC0+STAkw6ASoiRy9pYW0vdjEvaWRlbnRpdHlQcm92aWRlcnMve2lkZW50aXR5X3Byb3ZpZGVyX2lkPSoqfTpyZWdlbmVyYXRlU2NpbVRva2VuErYCCg9SZXZva2VTY2ltVG9rZW4SLy5jaGFpbmd1YXJkLnBsYXRmb3JtLmlhbS5SZXZva2VTY2ltVG9rZW5SZXF1ZXN0GjAuY2hhaW5ndWFyZC5wbGF0Zm9ybS5pYW0uUmV2b2tlU2NpbVRva2VuUmVzcG9uc2UivwGKtRgIEgYKBJkKlwqatRhhCjBhcGkuaWFtLmlkZW50aXR5X3Byb3ZpZGVycy5zY2ltX3Rva2VuLnJldm9rZWQudjESBWdyb3VwGAEqJGJlcnRoLmlhbS52Mi5SZXZva2VTY2ltVG9rZW5SZXNwb25zZYLT5JMCSDoBKiJDL2lhbS92MS9pZGVudGl0eVByb3ZpZGVycy97aWRlbnRpdHlfcHJvdmlkZXJfaWQ9Kip9OnJldm9rZVNjaW1Ub2tlbhKzAgoOU2V0U2NpbUVuYWJsZWQSLi5jaGFpbmd1YXJkLnBsYXRmb3JtLmlhbS5TZXRTY2ltRW5hYmxlZFJlcXVlc3QaLy5jaGFpbmd1YXJkLnBsYXRmb3JtLmlhbS5TZXRTY2ltRW5hYmxlZFJlc3BvbnNlIr8BirUYCBIGCgSZCpcKmrUYYgoyYXBpLmlhbS5pZGVudGl0eV9wcm92aWRlcnMuc2NpbV9lbmFibGVkLnVwZGF0ZWQudjESBWdyb3VwGAEqI2JlcnRoLmlhbS52Mi5TZXRTY2ltRW5hYmxlZFJlc3BvbnNlgtPkkwJHOgEqIkIvaWFtL3YxL2lkZW50aXR5UHJvdmlkZXJzL3tpZGVudGl0eV9wcm92aWRlcl9pZD0qKn06c2V0U2NpbUVuYWJsZWRiBnByb3RvMw", [file_berth_annotations_v1_annotations, file_chainguard_platform_common_v2_uidp, file_google_api_annotations, file_google_api_field_behavior, file_google_protobuf_duration, file_google_protobuf_empty, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message chainguard.platform.iam.IdentityProvider
@@ -55,6 +55,14 @@ export type IdentityProvider = Message<"chainguard.platform.iam.IdentityProvider
     value: IdentityProvider_OIDC;
     case: "oidc";
   } | { case: undefined; value?: undefined };
+
+  /**
+   * Output only: the provider's SCIM state (docs/scim.md), as
+   * GetIdentityProvider shows it; changed only by the SCIM token methods.
+   *
+   * @generated from field: chainguard.platform.iam.IdentityProvider.SCIM scim = 21;
+   */
+  scim?: IdentityProvider_SCIM | undefined;
 };
 
 /**
@@ -107,6 +115,89 @@ export type IdentityProvider_OIDC = Message<"chainguard.platform.iam.IdentityPro
  */
 export const IdentityProvider_OIDCSchema: GenMessage<IdentityProvider_OIDC> = /*@__PURE__*/
   messageDesc(file_chainguard_platform_iam_v1_identity_providers, 0, 0);
+
+/**
+ * @generated from message chainguard.platform.iam.IdentityProvider.SCIM
+ */
+export type IdentityProvider_SCIM = Message<"chainguard.platform.iam.IdentityProvider.SCIM"> & {
+  /**
+   * @generated from field: bool enabled = 1;
+   */
+  enabled: boolean;
+
+  /**
+   * @generated from field: string endpoint_url = 3;
+   */
+  endpointUrl: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp token_expire_time = 4;
+   */
+  tokenExpireTime?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp previous_token_expire_time = 5;
+   */
+  previousTokenExpireTime?: Timestamp | undefined;
+
+  /**
+   * @generated from field: chainguard.platform.iam.IdentityProvider.SCIM.CredentialState credential_state = 6;
+   */
+  credentialState: IdentityProvider_SCIM_CredentialState;
+
+  /**
+   * @generated from field: string etag = 7;
+   */
+  etag: string;
+};
+
+/**
+ * Describes the message chainguard.platform.iam.IdentityProvider.SCIM.
+ * Use `create(IdentityProvider_SCIMSchema)` to create a new message.
+ */
+export const IdentityProvider_SCIMSchema: GenMessage<IdentityProvider_SCIM> = /*@__PURE__*/
+  messageDesc(file_chainguard_platform_iam_v1_identity_providers, 0, 1);
+
+/**
+ * @generated from enum chainguard.platform.iam.IdentityProvider.SCIM.CredentialState
+ */
+export enum IdentityProvider_SCIM_CredentialState {
+  /**
+   * @generated from enum value: CREDENTIAL_STATE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: CREDENTIAL_STATE_NOT_ISSUED = 1;
+   */
+  NOT_ISSUED = 1,
+
+  /**
+   * @generated from enum value: CREDENTIAL_STATE_LIVE = 2;
+   */
+  LIVE = 2,
+
+  /**
+   * @generated from enum value: CREDENTIAL_STATE_EXPIRED = 3;
+   */
+  EXPIRED = 3,
+
+  /**
+   * @generated from enum value: CREDENTIAL_STATE_REVOKED = 4;
+   */
+  REVOKED = 4,
+
+  /**
+   * @generated from enum value: CREDENTIAL_STATE_ROTATING = 5;
+   */
+  ROTATING = 5,
+}
+
+/**
+ * Describes the enum chainguard.platform.iam.IdentityProvider.SCIM.CredentialState.
+ */
+export const IdentityProvider_SCIM_CredentialStateSchema: GenEnum<IdentityProvider_SCIM_CredentialState> = /*@__PURE__*/
+  enumDesc(file_chainguard_platform_iam_v1_identity_providers, 0, 1, 0);
 
 /**
  * @generated from message chainguard.platform.iam.CreateIdentityProviderRequest
@@ -196,6 +287,261 @@ export const IdentityProviderListSchema: GenMessage<IdentityProviderList> = /*@_
   messageDesc(file_chainguard_platform_iam_v1_identity_providers, 4);
 
 /**
+ * The SCIM token messages: v2's fields and numbers, the provider named by `identity_provider_id`.
+ *
+ * @generated from message chainguard.platform.iam.GenerateScimTokenRequest
+ */
+export type GenerateScimTokenRequest = Message<"chainguard.platform.iam.GenerateScimTokenRequest"> & {
+  /**
+   * @generated from field: string identity_provider_id = 1;
+   */
+  identityProviderId: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp expire_time = 2;
+   */
+  expireTime?: Timestamp | undefined;
+
+  /**
+   * @generated from field: bool never_expires = 3;
+   */
+  neverExpires: boolean;
+};
+
+/**
+ * Describes the message chainguard.platform.iam.GenerateScimTokenRequest.
+ * Use `create(GenerateScimTokenRequestSchema)` to create a new message.
+ */
+export const GenerateScimTokenRequestSchema: GenMessage<GenerateScimTokenRequest> = /*@__PURE__*/
+  messageDesc(file_chainguard_platform_iam_v1_identity_providers, 5);
+
+/**
+ * @generated from message chainguard.platform.iam.GenerateScimTokenResponse
+ */
+export type GenerateScimTokenResponse = Message<"chainguard.platform.iam.GenerateScimTokenResponse"> & {
+  /**
+   * The bearer token, shown this once.
+   *
+   * @generated from field: string token = 1;
+   */
+  token: string;
+
+  /**
+   * @generated from field: string endpoint_url = 2;
+   */
+  endpointUrl: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp expire_time = 3;
+   */
+  expireTime?: Timestamp | undefined;
+
+  /**
+   * @generated from field: string identity_provider_id = 4;
+   */
+  identityProviderId: string;
+
+  /**
+   * @generated from field: string etag = 5;
+   */
+  etag: string;
+};
+
+/**
+ * Describes the message chainguard.platform.iam.GenerateScimTokenResponse.
+ * Use `create(GenerateScimTokenResponseSchema)` to create a new message.
+ */
+export const GenerateScimTokenResponseSchema: GenMessage<GenerateScimTokenResponse> = /*@__PURE__*/
+  messageDesc(file_chainguard_platform_iam_v1_identity_providers, 6);
+
+/**
+ * @generated from message chainguard.platform.iam.RegenerateScimTokenRequest
+ */
+export type RegenerateScimTokenRequest = Message<"chainguard.platform.iam.RegenerateScimTokenRequest"> & {
+  /**
+   * @generated from field: string identity_provider_id = 1;
+   */
+  identityProviderId: string;
+
+  /**
+   * @generated from field: google.protobuf.Duration overlap = 2;
+   */
+  overlap?: Duration | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp expire_time = 3;
+   */
+  expireTime?: Timestamp | undefined;
+
+  /**
+   * @generated from field: string etag = 4;
+   */
+  etag: string;
+
+  /**
+   * @generated from field: bool never_expires = 5;
+   */
+  neverExpires: boolean;
+};
+
+/**
+ * Describes the message chainguard.platform.iam.RegenerateScimTokenRequest.
+ * Use `create(RegenerateScimTokenRequestSchema)` to create a new message.
+ */
+export const RegenerateScimTokenRequestSchema: GenMessage<RegenerateScimTokenRequest> = /*@__PURE__*/
+  messageDesc(file_chainguard_platform_iam_v1_identity_providers, 7);
+
+/**
+ * @generated from message chainguard.platform.iam.RegenerateScimTokenResponse
+ */
+export type RegenerateScimTokenResponse = Message<"chainguard.platform.iam.RegenerateScimTokenResponse"> & {
+  /**
+   * @generated from field: string token = 1;
+   */
+  token: string;
+
+  /**
+   * @generated from field: string endpoint_url = 2;
+   */
+  endpointUrl: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp expire_time = 3;
+   */
+  expireTime?: Timestamp | undefined;
+
+  /**
+   * @generated from field: string identity_provider_id = 4;
+   */
+  identityProviderId: string;
+
+  /**
+   * @generated from field: string etag = 5;
+   */
+  etag: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp previous_token_expire_time = 6;
+   */
+  previousTokenExpireTime?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Duration requested_overlap = 7;
+   */
+  requestedOverlap?: Duration | undefined;
+};
+
+/**
+ * Describes the message chainguard.platform.iam.RegenerateScimTokenResponse.
+ * Use `create(RegenerateScimTokenResponseSchema)` to create a new message.
+ */
+export const RegenerateScimTokenResponseSchema: GenMessage<RegenerateScimTokenResponse> = /*@__PURE__*/
+  messageDesc(file_chainguard_platform_iam_v1_identity_providers, 8);
+
+/**
+ * @generated from message chainguard.platform.iam.RevokeScimTokenRequest
+ */
+export type RevokeScimTokenRequest = Message<"chainguard.platform.iam.RevokeScimTokenRequest"> & {
+  /**
+   * @generated from field: string identity_provider_id = 1;
+   */
+  identityProviderId: string;
+};
+
+/**
+ * Describes the message chainguard.platform.iam.RevokeScimTokenRequest.
+ * Use `create(RevokeScimTokenRequestSchema)` to create a new message.
+ */
+export const RevokeScimTokenRequestSchema: GenMessage<RevokeScimTokenRequest> = /*@__PURE__*/
+  messageDesc(file_chainguard_platform_iam_v1_identity_providers, 9);
+
+/**
+ * @generated from message chainguard.platform.iam.RevokeScimTokenResponse
+ */
+export type RevokeScimTokenResponse = Message<"chainguard.platform.iam.RevokeScimTokenResponse"> & {
+  /**
+   * @generated from field: string identity_provider_id = 1;
+   */
+  identityProviderId: string;
+
+  /**
+   * @generated from field: string etag = 2;
+   */
+  etag: string;
+
+  /**
+   * @generated from field: bool enabled = 3;
+   */
+  enabled: boolean;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp revoke_time = 4;
+   */
+  revokeTime?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message chainguard.platform.iam.RevokeScimTokenResponse.
+ * Use `create(RevokeScimTokenResponseSchema)` to create a new message.
+ */
+export const RevokeScimTokenResponseSchema: GenMessage<RevokeScimTokenResponse> = /*@__PURE__*/
+  messageDesc(file_chainguard_platform_iam_v1_identity_providers, 10);
+
+/**
+ * @generated from message chainguard.platform.iam.SetScimEnabledRequest
+ */
+export type SetScimEnabledRequest = Message<"chainguard.platform.iam.SetScimEnabledRequest"> & {
+  /**
+   * @generated from field: string identity_provider_id = 1;
+   */
+  identityProviderId: string;
+
+  /**
+   * @generated from field: bool enabled = 2;
+   */
+  enabled: boolean;
+
+  /**
+   * @generated from field: string etag = 3;
+   */
+  etag: string;
+};
+
+/**
+ * Describes the message chainguard.platform.iam.SetScimEnabledRequest.
+ * Use `create(SetScimEnabledRequestSchema)` to create a new message.
+ */
+export const SetScimEnabledRequestSchema: GenMessage<SetScimEnabledRequest> = /*@__PURE__*/
+  messageDesc(file_chainguard_platform_iam_v1_identity_providers, 11);
+
+/**
+ * @generated from message chainguard.platform.iam.SetScimEnabledResponse
+ */
+export type SetScimEnabledResponse = Message<"chainguard.platform.iam.SetScimEnabledResponse"> & {
+  /**
+   * @generated from field: string identity_provider_id = 1;
+   */
+  identityProviderId: string;
+
+  /**
+   * @generated from field: bool enabled = 2;
+   */
+  enabled: boolean;
+
+  /**
+   * @generated from field: string etag = 3;
+   */
+  etag: string;
+};
+
+/**
+ * Describes the message chainguard.platform.iam.SetScimEnabledResponse.
+ * Use `create(SetScimEnabledResponseSchema)` to create a new message.
+ */
+export const SetScimEnabledResponseSchema: GenMessage<SetScimEnabledResponse> = /*@__PURE__*/
+  messageDesc(file_chainguard_platform_iam_v1_identity_providers, 12);
+
+/**
  * The v1 identity providers API (the deployed
  * chainguard.platform.iam.IdentityProviders), over the same providers, rules
  * and events as berth.iam.v2.IdentityProvidersService.
@@ -238,6 +584,50 @@ export const IdentityProviders: GenService<{
     methodKind: "unary";
     input: typeof DeleteIdentityProviderRequestSchema;
     output: typeof EmptySchema;
+  },
+  /**
+   * IdentityProvidersService.GenerateScimToken: the provider's first SCIM
+   * bearer token, shown once (docs/scim.md).
+   *
+   * @generated from rpc chainguard.platform.iam.IdentityProviders.GenerateScimToken
+   */
+  generateScimToken: {
+    methodKind: "unary";
+    input: typeof GenerateScimTokenRequestSchema;
+    output: typeof GenerateScimTokenResponseSchema;
+  },
+  /**
+   * IdentityProvidersService.RegenerateScimToken: replaces the token; the
+   * previous one works for `overlap`.
+   *
+   * @generated from rpc chainguard.platform.iam.IdentityProviders.RegenerateScimToken
+   */
+  regenerateScimToken: {
+    methodKind: "unary";
+    input: typeof RegenerateScimTokenRequestSchema;
+    output: typeof RegenerateScimTokenResponseSchema;
+  },
+  /**
+   * IdentityProvidersService.RevokeScimToken: removes the current token and
+   * any previous one still in its overlap.
+   *
+   * @generated from rpc chainguard.platform.iam.IdentityProviders.RevokeScimToken
+   */
+  revokeScimToken: {
+    methodKind: "unary";
+    input: typeof RevokeScimTokenRequestSchema;
+    output: typeof RevokeScimTokenResponseSchema;
+  },
+  /**
+   * IdentityProvidersService.SetScimEnabled: turns the provider's SCIM
+   * endpoint on or off.
+   *
+   * @generated from rpc chainguard.platform.iam.IdentityProviders.SetScimEnabled
+   */
+  setScimEnabled: {
+    methodKind: "unary";
+    input: typeof SetScimEnabledRequestSchema;
+    output: typeof SetScimEnabledResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_chainguard_platform_iam_v1_identity_providers, 0);
