@@ -12,6 +12,10 @@ import { REGISTRY_REQUEST_TIMEOUT_MS } from '../oci/registry-config.js';
 import { RegistryListener } from '../oci/registry-listener.js';
 import { registryBlobRoot } from '../registry/blobs/fs-blob-layout.js';
 import { FsBlobStore } from '../registry/blobs/fs-blob-store.js';
+import type { BlobStore } from '../registry/blobs/blob-store.js';
+import { MeasuredBlobStore } from '../registry/blobs/measured-blob-store.js';
+import { metrics } from '../core/metrics.js';
+import { publishQueueGauges } from './queue-gauges.js';
 import { ApiListener } from '../server/api-listener.js';
 import { DEFAULT_LIMITS, type ConnectionLimits } from '../http/connection-limits.js';
 import type { EventSettings } from '../events/event-settings.js';
@@ -48,6 +52,8 @@ export interface ServeOptions {
   events?: EventSettings;
   /** --feed-requires-auth: the advisory feed (/advisory/v2) asks for a valid token. */
   feedRequiresAuth?: boolean;
+  /** An access log line per request on both listeners (--access-log). */
+  accessLog?: boolean;
 }
 
 export interface RegistryServeOptions {
@@ -81,12 +87,15 @@ const DRAIN_MS = 10_000;
 
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   // The blob store first: a second server on this --data stops here, before it opens or binds anything.
-  const blobs = opts.registry ? await FsBlobStore.open(registryBlobRoot(opts.dataDir), { exclusive: true }) : undefined;
+  const fsBlobs = opts.registry ? await FsBlobStore.open(registryBlobRoot(opts.dataDir), { exclusive: true }) : undefined;
+  const m = metrics();
+  // Everything but close() goes through the measured store when metrics are on.
+  const blobs: BlobStore | undefined = fsBlobs && m ? new MeasuredBlobStore(fsBlobs, m) : fsBlobs;
   let store: Store;
   try {
     store = await openStore({ databaseUrl: opts.databaseUrl, dataDir: opts.dataDir, logger: opts.logger });
   } catch (err) {
-    await blobs?.close();
+    await fsBlobs?.close();
     throw err;
   }
   let api: ApiListener | undefined;
@@ -94,13 +103,21 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   let runtime: Runtime | undefined;
   const scanKinds = scanJobKinds();
   try {
-    api = await ApiListener.bind({ host: opts.host, port: opts.port, logger: opts.logger, bodyLimit: opts.bodyLimit, limits: opts.limits });
+    api = await ApiListener.bind({
+      host: opts.host,
+      port: opts.port,
+      logger: opts.logger,
+      bodyLimit: opts.bodyLimit,
+      limits: opts.limits,
+      accessLog: opts.accessLog,
+    });
     if (opts.registry)
       registry = await RegistryListener.bind({
         ...opts.registry,
         logger: opts.logger,
+        accessLog: opts.accessLog,
         limits: { ...(opts.limits ?? DEFAULT_LIMITS), requestTimeoutMs: opts.registry.requestTimeoutMs ?? REGISTRY_REQUEST_TIMEOUT_MS },
-        blobs: blobs as FsBlobStore,
+        blobs: blobs as BlobStore,
         // A push queues its scan jobs in its own transaction.
         manifestObserver: scanObserver(scanKinds),
       });
@@ -137,11 +154,12 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     if (blobs) runtime.addWorker(new ScanWorker({ store, blobs, logger: opts.logger, kinds: scanKinds }));
     // Reports follow advisory changes: the images they touch are queued for a re-match.
     if (blobs) runtime.addWorker(new AdvisoryFollower({ store, logger: opts.logger }));
+    publishQueueGauges(store, blobs !== undefined);
   } catch (err) {
     await Promise.all([api?.close(0), registry?.close(0)]);
     if (runtime) await runtime.stop();
     else await store.close();
-    await blobs?.close();
+    await fsBlobs?.close();
     throw err;
   }
   const [listener, reg, rt] = [api, registry, runtime];
@@ -159,7 +177,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       // Both drain at once, each bounded, before the runtime (and its store) goes.
       await Promise.all([listener.close(DRAIN_MS), reg?.close(DRAIN_MS)]);
       await rt.stop();
-      await blobs?.close();
+      await fsBlobs?.close();
     },
   };
 }
