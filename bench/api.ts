@@ -236,12 +236,19 @@ async function main() {
       berth = await startBerth();
       // The same server with metrics and the access log off runs beside it (same
       // database, same public URL, so the same token), idle while the other is
-      // measured: each pair is measured back to back, seconds apart.
+      // measured: each pair is measured back to back, seconds apart, which one
+      // first alternating between runs.
       const quiet = await startBerth([], [...QUIET, '--listen', `127.0.0.1:${quietPort}`, '--public-url', `http://127.0.0.1:${port}`]);
-      const get = await measure(berth.url, getSpec, berth.child);
-      const quietGet = await measure(quiet.url, getSpec, quiet.child);
-      const list1 = await measure(berth.url, listSpec, berth.child);
-      const quietList = await measure(quiet.url, listSpec, quiet.child);
+      const pair = async (spec: () => RequestSpec): Promise<[LoadResult, LoadResult]> => {
+        if (run % 2 === 1) {
+          const off = await measure(quiet.url, spec, quiet.child);
+          return [await measure(berth.url, spec, berth.child), off];
+        }
+        const on = await measure(berth.url, spec, berth.child);
+        return [on, await measure(quiet.url, spec, quiet.child)];
+      };
+      const [get, quietGet] = await pair(getSpec);
+      const [list1, quietList] = await pair(listSpec);
       await stopProcess(quiet.child);
       const list1000 = await measure(berth.url, () => ({ method: 'GET', path: page1000, headers: auth }), berth.child);
       const create = await measure(

@@ -17,7 +17,7 @@ import type { OrgCreationPolicy } from '../runtime/service-deps.js';
 import { readTermsFile } from '../iam/terms/terms-documents.js';
 import { DEFAULT_EVENT_SETTINGS, type EventSettings } from '../events/event-settings.js';
 import { parseDurationFlag } from './duration-flag.js';
-import { parseLogFormat, textLogStream } from './log-format.js';
+import { parseLogFormat, textLogStream, turnBatchedStdout } from './log-format.js';
 import { enableMetrics } from '../core/metrics.js';
 
 function parseSwitch(flag: string, value: string): boolean {
@@ -228,7 +228,7 @@ Registry tokens: docker login <registry host> -u _token -p "$(npx berth auth tok
         const accessLog = parseSwitch('--access-log', o.accessLog);
         const withMetrics = parseSwitch('--metrics', o.metrics);
         const logOptions = { level: o.logLevel, redact: ['req.headers.authorization', '*.token', '*.privateKey'] };
-        const logger = format === 'text' ? pino(logOptions, textLogStream()) : pino(logOptions);
+        const logger = pino(logOptions, format === 'text' ? textLogStream() : turnBatchedStdout());
         const { host, port } = parseListen(o.listen);
         const registry = parseRegistry(o);
         const limits = parseLimits(o);

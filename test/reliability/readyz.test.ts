@@ -2,8 +2,8 @@
 // registry port: 200 {"status":"ready"}; 503 naming what failed (database,
 // blob_store) — never why — while the database refuses connections or the
 // blob store cannot be read, and 200 again once they are back. /healthz keeps
-// its own contract. This server runs with --metrics off and --access-log off:
-// /metrics is then not served.
+// its own contract. This server runs with --metrics off (/metrics is then not
+// served) and --log-format text (its access log lines are text, not JSON).
 import assert from 'node:assert/strict';
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -61,16 +61,25 @@ async function readiness(berth: Berth): Promise<Array<{ status: number; body: un
 
 const READY = { status: 200, body: { status: 'ready' } };
 
+async function waitForLog(berth: Berth, line: RegExp): Promise<void> {
+  for (let i = 0; i < 100 && !line.test(berth.recentLogs()); i++) await new Promise((r) => setTimeout(r, 20));
+  assert.match(berth.recentLogs(), line);
+}
+
 describe('GET /readyz', () => {
   it('answers 503 naming the database or the blob store while it is unreachable, and 200 once it is back, on both ports', async () => {
-    const berth = await startBerth({ extraArgs: ['--metrics', 'off', '--access-log', 'off'] });
+    const berth = await startBerth({ extraArgs: ['--metrics', 'off', '--log-format', 'text', '--log-level', 'info'] });
     try {
       assert.deepEqual(await readiness(berth), [READY, READY]);
       assert.equal((await rest(berth.url, 'GET', '/metrics')).status, 404, '--metrics off serves no /metrics');
+      const seen = await rest(berth.url, 'GET', '/readyz', { headers: { 'x-request-id': 'text-format-1' } });
+      assert.equal(seen.headers.get('x-request-id'), 'text-format-1');
+      await waitForLog(berth, /^\S+Z INFO request listener=api method=GET route=\/readyz status=200 durationMs=[\d.]+ bytes=\d+ requestId=text-format-1$/m);
 
       await database(berth, false);
       const down = { status: 503, body: { status: 'unavailable', failing: ['database'] } };
       assert.deepEqual(await readiness(berth), [down, down]);
+      await waitForLog(berth, /WARN readiness check failed .*check=database/); // the cause is logged, not answered
       assert.equal((await rest(berth.url, 'GET', '/healthz')).status, 503, '/healthz keeps its answer');
       await database(berth, true);
       assert.deepEqual(await readiness(berth), [READY, READY]);
