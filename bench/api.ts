@@ -8,6 +8,11 @@
 // a freshly started server is still compiling its hot paths, and latency
 // figures of its first seconds are of that, not of the server (the same with
 // other heap settings, so not garbage collection; docs/performance.md).
+// GET and list 50 are also measured on a server started with metrics and the
+// access log off (--metrics off --access-log off), beside it in the same run: the
+// figures above are with both on (the defaults, the access log at info level,
+// written to this process through a pipe), and the cost of both is the
+// ratio of the two (aim: ≤ 5 %).
 // Usage: npm run bench:api [-- --repos N --seconds S --warmup-seconds W --connections C --runs R
 //          --database postgres://… (a fresh database) --profile DIR]
 // --profile: instead of the runs, profiles the server (node --cpu-prof) under
@@ -133,6 +138,9 @@ async function seed(dataDir: string, org: string): Promise<void> {
 interface Figures {
   get: LoadResult;
   list1: LoadResult;
+  /** With metrics and the access log off. */
+  quietGet: LoadResult;
+  quietList: LoadResult;
   list1000: LoadResult;
   create: LoadResult;
   bareGet: LoadResult;
@@ -144,13 +152,16 @@ async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'berth-bench-'));
   // One port for every start: tokens carry the server's URL as their audience.
   const port = await freePort();
-  const serveArgs = [CLI, 'serve', '--listen', `127.0.0.1:${port}`, '--registry-listen', 'off', '--data', dataDir, '--log-level', 'warn'];
+  // Metrics and the access log on (the defaults; info level lets the access log through).
+  const serveArgs = [CLI, 'serve', '--listen', `127.0.0.1:${port}`, '--registry-listen', 'off', '--data', dataDir, '--log-level', 'info'];
   if (values.database) serveArgs.push('--database', values.database);
   const serving = /berth is serving at (http\S+)/;
-  const startBerth = async (nodeFlags: string[] = []) => {
-    const s = await startNode([...nodeFlags, ...serveArgs], serving);
+  const startBerth = async (nodeFlags: string[] = [], extra: string[] = []) => {
+    const s = await startNode([...nodeFlags, ...serveArgs, ...extra], serving);
     return { child: s.child, url: s.match[1] };
   };
+  const QUIET = ['--metrics', 'off', '--access-log', 'off'];
+  const quietPort = await freePort();
 
   // First start creates the organization, then the server stops and we seed.
   await stopProcess((await startBerth()).child);
@@ -223,8 +234,22 @@ async function main() {
     const runs: Figures[] = [];
     for (let run = 0; run < RUNS; run++) {
       berth = await startBerth();
-      const get = await measure(berth.url, getSpec, berth.child);
-      const list1 = await measure(berth.url, listSpec, berth.child);
+      // The same server with metrics and the access log off runs beside it (same
+      // database, same public URL, so the same token), idle while the other is
+      // measured: each pair is measured back to back, seconds apart, which one
+      // first alternating between runs.
+      const quiet = await startBerth([], [...QUIET, '--listen', `127.0.0.1:${quietPort}`, '--public-url', `http://127.0.0.1:${port}`]);
+      const pair = async (spec: () => RequestSpec): Promise<[LoadResult, LoadResult]> => {
+        if (run % 2 === 1) {
+          const off = await measure(quiet.url, spec, quiet.child);
+          return [await measure(berth.url, spec, berth.child), off];
+        }
+        const on = await measure(berth.url, spec, berth.child);
+        return [on, await measure(quiet.url, spec, quiet.child)];
+      };
+      const [get, quietGet] = await pair(getSpec);
+      const [list1, quietList] = await pair(listSpec);
+      await stopProcess(quiet.child);
       const list1000 = await measure(berth.url, () => ({ method: 'GET', path: page1000, headers: auth }), berth.child);
       const create = await measure(
         berth.url,
@@ -255,15 +280,17 @@ async function main() {
       );
       await stopProcess(bare.child);
       await settle();
-      runs.push({ get, list1, list1000, create, bareGet, bareList, bareInsert });
+      runs.push({ get, list1, quietGet, quietList, list1000, create, bareGet, bareList, bareInsert });
       console.log(
-        `run ${run + 1}: GET ${get.rps.toFixed(0)}/${bareGet.rps.toFixed(0)}, list ${list1.rps.toFixed(0)}/${bareList.rps.toFixed(0)}, page 1,000 ${list1000.rps.toFixed(0)}, create ${create.rps.toFixed(0)}/${bareInsert.rps.toFixed(0)} req/s (Berth/bare); list p99 ${list1.p99.toFixed(1)}/${bareList.p99.toFixed(1)} ms`,
+        `run ${run + 1}: GET ${get.rps.toFixed(0)}/${bareGet.rps.toFixed(0)}, list ${list1.rps.toFixed(0)}/${bareList.rps.toFixed(0)}, page 1,000 ${list1000.rps.toFixed(0)}, create ${create.rps.toFixed(0)}/${bareInsert.rps.toFixed(0)} req/s (Berth/bare); list p99 ${list1.p99.toFixed(1)}/${bareList.p99.toFixed(1)} ms; metrics and access log off: GET ${quietGet.rps.toFixed(0)}, list ${quietList.rps.toFixed(0)} req/s`,
       );
     }
     const m = (k: keyof Figures) => medianResult(runs.map((r) => r[k]));
     const f = {
       get: m('get'),
       list1: m('list1'),
+      quietGet: m('quietGet'),
+      quietList: m('quietList'),
       list1000: m('list1000'),
       create: m('create'),
       bareGet: m('bareGet'),
@@ -288,6 +315,10 @@ async function main() {
     console.log(`${formatResult('list 50, page 1,000 (token)', f.list1000)}   ${pct(r.list1000)}`);
     console.log(`${formatResult('baseline: bare insert', f.bareInsert)}`);
     console.log(`${formatResult('create repo', f.create)}   ${pct(r.create)}`);
+    // Metrics and the access log: on (the figures above) against off, within each run.
+    const obs = { get: ratio('get', 'quietGet'), list1: ratio('list1', 'quietList') };
+    console.log(`${formatResult('GET one repo, metrics and access log off', f.quietGet)}   on: ${pct(obs.get).replace('baseline', 'off')}`);
+    console.log(`${formatResult('list 50, metrics and access log off', f.quietList)}   on: ${pct(obs.list1).replace('baseline', 'off')}`);
     // The same comparison by server CPU per request, which other load on the
     // machine does not move: the share of the baseline's rate Berth would
     // reach with the core to itself.
@@ -302,6 +333,10 @@ async function main() {
     console.log(
       `\nby server CPU per request (baseline µs / Berth µs): GET ${pct(c.get)}, list 50 ${pct(c.list1)}, page 1,000 ${pct(c.list1000)}, create ${pct(c.create)}`,
     );
+    const obsCpu = { get: cpuRatio('quietGet', 'get'), list1: cpuRatio('quietList', 'list1') };
+    const costPct = (x: number) => `${((1 - x) * 100).toFixed(1)} %`;
+    const cpuCost = (x: number) => `${((x - 1) * 100).toFixed(1)} %`; // on µs / off µs − 1
+    console.log(`metrics and access log, server CPU per request over off: GET +${cpuCost(obsCpu.get)}, list 50 +${cpuCost(obsCpu.list1)}`);
     const aim = (ok: boolean) => (ok ? 'met' : 'NOT met');
     console.log(`\naims:`);
     console.log(`  list 50 ≥ 50 % of bare keyset list: ${pct(r.list1)} (${aim(r.list1 >= 0.5)})`);
@@ -309,6 +344,8 @@ async function main() {
     console.log(`  GET ≥ 50 % of bare GET: ${pct(r.get)} (${aim(r.get >= 0.5)})`);
     console.log(`  page 1,000 ≤ 1.2 × page 1 (p50): ${(f.list1000.p50 / f.list1.p50).toFixed(2)}× (${aim(f.list1000.p50 <= 1.2 * f.list1.p50)})`);
     console.log(`  create ≥ 40 % of bare insert: ${pct(r.create)} (${aim(r.create >= 0.4)})`);
+    console.log(`  metrics and access log ≤ 5 % of GET (req/s): ${costPct(obs.get)} (${aim(obs.get >= 0.95)})`);
+    console.log(`  metrics and access log ≤ 5 % of list 50 (req/s): ${costPct(obs.list1)} (${aim(obs.list1 >= 0.95)})`);
   }
   rmSync(dataDir, { recursive: true, force: true });
 }

@@ -18,6 +18,13 @@ import { readTermsFile } from '../iam/terms/terms-documents.js';
 import { DEFAULT_EVENT_SETTINGS, type EventSettings } from '../events/event-settings.js';
 import { parseDurationFlag } from './duration-flag.js';
 import { blobStoreSpec } from '../registry/blobs/open-blob-store.js';
+import { parseLogFormat, textLogStream, turnBatchedStdout } from './log-format.js';
+import { enableMetrics } from '../core/metrics.js';
+
+function parseSwitch(flag: string, value: string): boolean {
+  if (value !== 'on' && value !== 'off') throw new Error(`${flag} must be on or off, got ${JSON.stringify(value)}`);
+  return value === 'on';
+}
 
 function parseListen(value: string, flag = '--listen'): { host: string; port: number } {
   const m = /^(?:\[([^\]]+)\]|([^:]*)):(\d{1,5})$/.exec(value);
@@ -152,6 +159,9 @@ export function serveCommand(program: Command): void {
       'file holding the key (32+ random characters) that encrypts private keys, identity provider client secrets and webhook signing secrets in the database; or BERTH_SECRETS_KEY',
     )
     .option('--log-level <level>', 'fatal, error, warn, info, debug', 'info')
+    .option('--log-format <format>', 'json (one JSON object per line on stdout) or text (one line for people)', 'json')
+    .option('--access-log <on|off>', 'a log line per request on both listeners (at info level: hidden by --log-level warn)', 'on')
+    .option('--metrics <on|off>', 'Prometheus metrics at /metrics on both listeners, unauthenticated (docs/operations.md)', 'on')
     .option(
       '--allow-insecure-issuers',
       'accept OIDC issuers (claimMatch identities, identity providers) on loopback and private addresses, and plain http for loopback hosts (local testing only)',
@@ -206,6 +216,9 @@ Registry tokens: docker login <registry host> -u _token -p "$(npx berth auth tok
         org: string;
         allowOrgCreation: string;
         logLevel: string;
+        logFormat: string;
+        accessLog: string;
+        metrics: string;
         secretsKeyFile?: string;
         termsFile?: string;
         allowInsecureIssuers: boolean;
@@ -226,7 +239,11 @@ Registry tokens: docker login <registry host> -u _token -p "$(npx berth auth tok
         blobRedirect: boolean;
       }) => {
         const orgCreation = parseOrgCreation(o.allowOrgCreation);
-        const logger = pino({ level: o.logLevel, redact: ['req.headers.authorization', '*.token', '*.privateKey'] });
+        const format = parseLogFormat(o.logFormat);
+        const accessLog = parseSwitch('--access-log', o.accessLog);
+        const withMetrics = parseSwitch('--metrics', o.metrics);
+        const logOptions = { level: o.logLevel, redact: ['req.headers.authorization', '*.token', '*.privateKey'] };
+        const logger = pino(logOptions, format === 'text' ? textLogStream() : turnBatchedStdout());
         const { host, port } = parseListen(o.listen);
         const registry = parseRegistry(o);
         const blobStore = blobStoreSpec(o);
@@ -239,6 +256,7 @@ Registry tokens: docker login <registry host> -u _token -p "$(npx berth auth tok
         if (warning) process.stderr.write(`warning: ${warning}\n`);
         // The server stack is loaded only here: every other command starts without it.
         const { startServer } = await import('../runtime/start-server.js');
+        if (withMetrics) enableMetrics();
         const server = await startServer({
           host,
           port,
@@ -256,13 +274,15 @@ Registry tokens: docker login <registry host> -u _token -p "$(npx berth auth tok
           events,
           feedRequiresAuth: o.feedRequiresAuth,
           blobStore,
+          accessLog,
         });
         logger.info({ url: server.url, registryUrl: server.registryUrl, database: describeDatabase({ databaseUrl, dataDir: o.data }) }, 'berth is serving');
-        // One write, so a reader of the first line has the registry's too.
+        // One write, so a reader of the first line has the registry's too; on
+        // stderr, so stdout holds only the JSON log lines.
         const registryLine = server.registryUrl
           ? `registry at ${server.registryListenUrl} (public URL ${server.registryUrl}; token audience ${new URL(server.registryUrl).host})`
           : 'registry off (--registry-listen off)';
-        process.stdout.write(
+        process.stderr.write(
           `berth is serving at ${server.listenUrl} (public URL ${server.url}; database: ${describeDatabase({ databaseUrl, dataDir: o.data })})\n${registryLine}\n`,
         );
         const fs = server.firstStart;

@@ -13,6 +13,7 @@
 // answer is the same whether or not the repository exists.
 import type { AccessDirectory } from '../auth/access-directory.js';
 import { Caller } from '../auth/caller.js';
+import { noteCaller } from '../core/request-record.js';
 import { narrowingOf, type TokenNarrowing } from '../auth/token-narrowing.js';
 import type { Issuer, VerifiedToken } from '../auth/issuer.js';
 import { repoNameViolation } from '../registry/names.js';
@@ -89,6 +90,7 @@ async function callerOf(verified: VerifiedToken, deps: RepoAuthDeps, scope?: { n
   } catch {
     throw unauthorized(deps.config, 'the bearer token is malformed', scope, 'invalid_token');
   }
+  noteCaller(verified.subject); // for the access log
   return new Caller(verified.subject, state, narrowing);
 }
 

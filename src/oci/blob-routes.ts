@@ -32,6 +32,7 @@ const BLOB_PATH = new RegExp(`^/v2/(?<name>${NAME_PATTERN})/blobs/(?<digest>${DI
 export function blobDeleteRoute(ctx: RegistryContext): RepoRoute {
   return {
     name: 'blob delete',
+    template: '/v2/{name}/blobs/{digest}',
     methods: ['DELETE'],
     path: BLOB_PATH,
     action: 'delete',
@@ -55,6 +56,7 @@ export function blobReadRoute(ctx: RegistryContext): RepoRoute {
   const db = ctx.runtime.store.db;
   return {
     name: 'blob read',
+    template: '/v2/{name}/blobs/{digest}',
     methods: ['GET', 'HEAD'],
     path: BLOB_PATH,
     action: 'pull',

@@ -51,6 +51,7 @@ export function manifestReadRoute(ctx: RegistryContext): RepoRoute {
   const db = ctx.runtime.store.db;
   return {
     name: 'manifest read',
+    template: '/v2/{name}/manifests/{reference}',
     methods: ['GET', 'HEAD'],
     path: MANIFEST_PATH,
     action: 'pull',
@@ -85,6 +86,7 @@ export function manifestReadRoute(ctx: RegistryContext): RepoRoute {
 export function manifestPutRoute(ctx: RegistryContext): RepoRoute {
   return {
     name: 'manifest put',
+    template: '/v2/{name}/manifests/{reference}',
     methods: ['PUT'],
     path: MANIFEST_PATH,
     action: 'push',
@@ -121,6 +123,7 @@ export function manifestPutRoute(ctx: RegistryContext): RepoRoute {
 export function manifestDeleteRoute(ctx: RegistryContext): RepoRoute {
   return {
     name: 'manifest delete',
+    template: '/v2/{name}/manifests/{reference}',
     methods: ['DELETE'],
     path: MANIFEST_PATH,
     action: 'delete',

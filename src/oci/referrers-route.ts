@@ -14,6 +14,7 @@ export function referrersRoute(ctx: RegistryContext): RepoRoute {
   const db = ctx.runtime.store.db;
   return {
     name: 'referrers',
+    template: '/v2/{name}/referrers/{digest}',
     methods: ['GET'],
     path: new RegExp(`^/v2/(?<name>${NAME_PATTERN})/referrers/(?<digest>${DIGEST_PATTERN})$`),
     action: 'pull',

@@ -16,6 +16,9 @@ import { DEFAULT_LIMITS, http1Server, type ConnectionLimits } from '../http/conn
 import { listen, type Listener } from '../http/listener.js';
 import { discardUnreadBody } from '../http/unread-body.js';
 import { healthz } from '../http/healthz.js';
+import { readyz } from '../http/readyz.js';
+import { observeRequests } from '../http/request-observer.js';
+import { observeRoutes } from '../http/route-label.js';
 import type { BlobStore } from '../registry/blobs/blob-store.js';
 import type { ManifestObserver } from '../registry/content/manifest-observer.js';
 import { authenticateRegistry, authorizeRepo, type RepoAuthDeps } from './authorize-repo.js';
@@ -43,6 +46,8 @@ export interface RegistryListenerOptions {
   blobs: BlobStore;
   /** Told of every manifest a push creates, in the push's transaction (the runtime composes it: scanning's jobs). */
   manifestObserver?: ManifestObserver;
+  /** An access log line per request (at info level); off when absent. */
+  accessLog?: boolean;
 }
 
 type RawHandler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
@@ -85,8 +90,9 @@ export class RegistryListener {
       res.writeHead(r.status, r.headers);
       res.end(r.body);
     };
-    h1.on('request', route);
-    const listener = await listen(h1, route as never, opts.host, opts.port, limits, { http2: false });
+    const observed = observeRequests(route as never, { listener: 'registry', logger: opts.logger, accessLog: opts.accessLog ?? false });
+    h1.on('request', observed);
+    const listener = await listen(h1, observed, opts.host, opts.port, limits, { http2: false });
     const host = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
     const pub = registryPublicUrl(opts.publicUrl ?? `http://${host}:${listener.address.port}`);
     if (typeof pub === 'string') {
@@ -136,6 +142,7 @@ export class RegistryListener {
     app.setErrorHandler((err, request, reply) =>
       sendOciError(reply, toOciError(err, logger, { method: request.method, path: request.url.split('?')[0] }, runtime.storage)),
     );
+    observeRoutes(app);
 
     const authDeps: RepoAuthDeps = {
       config,
@@ -163,6 +170,7 @@ export class RegistryListener {
     app.route({ method: ['GET', 'HEAD'], url: '/v2/', handler: base });
     app.route({ method: ['GET', 'HEAD'], url: '/v2', handler: base });
     app.get('/healthz', healthz(runtime, logger)); // the API's answer, for probes that see only this port
+    app.get('/readyz', readyz(runtime.readinessChecks(), logger));
 
     app.route({
       method: [...ALL_METHODS],

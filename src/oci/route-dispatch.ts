@@ -6,6 +6,8 @@
 // whether or not the repository exists (authorize-repo.ts). A route that
 // declares 'none' is called as is.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { metrics } from '../core/metrics.js';
+import { noteRoute } from '../core/request-record.js';
 import type { AuthorizationSource, RegistryAccess } from './authorize-repo.js';
 import { OciError } from './oci-errors.js';
 import { readBoundedBody } from './request-body.js';
@@ -22,6 +24,12 @@ export async function dispatchRoute(table: OciRouteTable, authorize: AuthorizeRe
     throw new OciError('UNSUPPORTED', `${request.method} is not supported on this path`, undefined, { headers: { allow: found.allowed.join(', ') } });
   }
   const { route, params } = found;
+  noteRoute(route.template);
+  const m = metrics();
+  if (m && route.template.includes('/blobs/uploads/')) {
+    m.uploadsInProgress.inc();
+    reply.raw.once('close', () => m.uploadsInProgress.dec());
+  }
   const call = { request, reply, params, readBody: () => readBoundedBody(request.raw, route.bodyLimit ?? 0) };
   if (route.action === 'none') await route.handle(call);
   else await route.handle({ ...call, access: await authorize(request, params.name, route.action) });

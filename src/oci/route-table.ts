@@ -41,6 +41,8 @@ export interface AuthorizedCall extends OciRouteCall {
 interface RouteShape {
   /** For logs and docs, e.g. "tag history". */
   name: string;
+  /** The path with its groups as {name}, e.g. /v2/{name}/tags/list: the route's label in the access log and metrics. */
+  template: string;
   methods: readonly OciMethod[];
   /** Anchored, over the raw path, with named groups; a `name` group when the action is a repository action. */
   path: RegExp;

@@ -12,6 +12,7 @@ import { historyOf, tagKnown } from '../registry/tags/tag-history.js';
 export function tagHistoryRoute(ctx: RegistryContext): RepoRoute {
   return {
     name: 'tag history',
+    template: `/v2/{name}/${ctx.config.historySegment}/history/{tag}`,
     methods: ['GET', 'HEAD'],
     path: new RegExp(`^/v2/(?<name>${NAME_PATTERN})/${ctx.config.historySegment}/history/(?<tag>${TAG_PATTERN})$`),
     action: 'pull',

@@ -11,6 +11,7 @@ export function tagListRoute(ctx: RegistryContext): RepoRoute {
   const db = ctx.runtime.store.db;
   return {
     name: 'tag list',
+    template: '/v2/{name}/tags/list',
     methods: ['GET'],
     path: new RegExp(`^/v2/(?<name>${NAME_PATTERN})/tags/list$`),
     action: 'pull',

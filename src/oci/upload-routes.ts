@@ -173,6 +173,7 @@ async function mountFrom(
 export function uploadStartRoute(ctx: RegistryContext): RepoRoute {
   return {
     name: 'blob upload start',
+    template: '/v2/{name}/blobs/uploads/',
     methods: ['POST'],
     path: new RegExp(`^/v2/(?<name>${NAME_PATTERN})/blobs/uploads/?$`),
     // Push on this repo; a mount's `from` repo needs pull as well, checked in mountSource.
@@ -222,6 +223,7 @@ export function uploadRoute(ctx: RegistryContext): RepoRoute {
   };
   return {
     name: 'blob upload',
+    template: '/v2/{name}/blobs/uploads/{id}',
     methods: ['GET', 'PATCH', 'PUT', 'DELETE'],
     path: new RegExp(`^/v2/(?<name>${NAME_PATTERN})/blobs/uploads/(?<id>${UPLOAD_ID_PATTERN})$`),
     // Every step of a session, even GET (how far it got) and DELETE (cancel), is the pusher's.

@@ -5,6 +5,8 @@
 // to a runtime; shutdown is ordered: listeners drain first (their owner closes
 // them), then workers stop, then the store closes.
 import { StorageHealth } from './storage-health.js';
+import type { ReadinessCheck } from '../http/readyz.js';
+import { readinessChecks } from './readiness.js';
 import type { Logger } from 'pino';
 import { Authenticator } from '../auth/authenticate.js';
 import { ExternalIssuers } from '../auth/external-issuers.js';
@@ -69,6 +71,7 @@ const WORKER_STOP_MS = 10_000;
 export class Runtime {
   private readonly workers: BackgroundWorker[] = [];
   private stopped = false;
+  private readiness?: readonly ReadinessCheck[];
   /** Whether writes fail for lack of space (for /healthz and the error mappers). */
   readonly storage: StorageHealth;
 
@@ -90,6 +93,12 @@ export class Runtime {
     dataDir: string,
   ) {
     this.storage = new StorageHealth(dataDir, logger);
+  }
+
+  /** What GET /readyz checks (readiness.ts), made once: the migrations check remembers its success. */
+  readinessChecks(): readonly ReadinessCheck[] {
+    this.readiness ??= readinessChecks(this.store, () => this.probe(), this.services.blobs);
+    return this.readiness;
   }
 
   /** Resolves once the database answered a read (GET /healthz). */

@@ -10,7 +10,11 @@ import type { TermsDocument } from '../iam/terms/terms-documents.js';
 import { openStore, type Store } from '../store/store.js';
 import { REGISTRY_REQUEST_TIMEOUT_MS } from '../oci/registry-config.js';
 import { RegistryListener } from '../oci/registry-listener.js';
+import type { BlobStore } from '../registry/blobs/blob-store.js';
+import { MeasuredBlobStore } from '../registry/blobs/measured-blob-store.js';
 import { type BlobStoreSpec, type ClosableBlobStore, openFsBlobStore, openS3BlobStore } from '../registry/blobs/open-blob-store.js';
+import { metrics } from '../core/metrics.js';
+import { publishQueueGauges } from './queue-gauges.js';
 import { ApiListener, type ServedRoute } from '../server/api-listener.js';
 import { DEFAULT_LIMITS, type ConnectionLimits } from '../http/connection-limits.js';
 import type { EventSettings } from '../events/event-settings.js';
@@ -49,6 +53,8 @@ export interface ServeOptions {
   feedRequiresAuth?: boolean;
   /** Where registry blobs live (`--blob-store`); the filesystem under dataDir when absent. */
   blobStore?: BlobStoreSpec;
+  /** An access log line per request on both listeners (--access-log). */
+  accessLog?: boolean;
 }
 
 export interface RegistryServeOptions {
@@ -85,28 +91,39 @@ const DRAIN_MS = 10_000;
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   // The blob store first: a second server on this --data stops here, before it opens or binds anything.
   const spec = opts.blobStore ?? { kind: 'filesystem' };
-  let blobs: ClosableBlobStore | undefined = opts.registry ? await openFsBlobStore(spec, opts.dataDir, true) : undefined;
+  let driver: ClosableBlobStore | undefined = opts.registry ? await openFsBlobStore(spec, opts.dataDir, true) : undefined;
   let store: Store;
   try {
     store = await openStore({ databaseUrl: opts.databaseUrl, dataDir: opts.dataDir, logger: opts.logger });
   } catch (err) {
-    await blobs?.close();
+    await driver?.close();
     throw err;
   }
   // The S3 store keeps its upload state in the database.
-  if (opts.registry && spec.kind === 's3') blobs = openS3BlobStore(spec, store);
+  if (opts.registry && spec.kind === 's3') driver = openS3BlobStore(spec, store);
+  const m = metrics();
+  // Everything but close() goes through the measured store when metrics are on.
+  const blobs: BlobStore | undefined = driver && m ? new MeasuredBlobStore(driver, m) : driver;
   let api: ApiListener | undefined;
   let registry: RegistryListener | undefined;
   let runtime: Runtime | undefined;
   const scanKinds = scanJobKinds();
   try {
-    api = await ApiListener.bind({ host: opts.host, port: opts.port, logger: opts.logger, bodyLimit: opts.bodyLimit, limits: opts.limits });
+    api = await ApiListener.bind({
+      host: opts.host,
+      port: opts.port,
+      logger: opts.logger,
+      bodyLimit: opts.bodyLimit,
+      limits: opts.limits,
+      accessLog: opts.accessLog,
+    });
     if (opts.registry)
       registry = await RegistryListener.bind({
         ...opts.registry,
         logger: opts.logger,
+        accessLog: opts.accessLog,
         limits: { ...(opts.limits ?? DEFAULT_LIMITS), requestTimeoutMs: opts.registry.requestTimeoutMs ?? REGISTRY_REQUEST_TIMEOUT_MS },
-        blobs: blobs as ClosableBlobStore,
+        blobs: blobs as BlobStore,
         // A push queues its scan jobs in its own transaction.
         manifestObserver: scanObserver(scanKinds),
       });
@@ -143,11 +160,12 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     if (blobs) runtime.addWorker(new ScanWorker({ store, blobs, logger: opts.logger, kinds: scanKinds }));
     // Reports follow advisory changes: the images they touch are queued for a re-match.
     if (blobs) runtime.addWorker(new AdvisoryFollower({ store, logger: opts.logger }));
+    publishQueueGauges(store, blobs !== undefined);
   } catch (err) {
     await Promise.all([api?.close(0), registry?.close(0)]);
     if (runtime) await runtime.stop();
     else await store.close();
-    await blobs?.close();
+    await driver?.close();
     throw err;
   }
   const [listener, reg, rt] = [api, registry, runtime];
@@ -166,7 +184,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       // Both drain at once, each bounded, before the runtime (and its store) goes.
       await Promise.all([listener.close(DRAIN_MS), reg?.close(DRAIN_MS)]);
       await rt.stop();
-      await blobs?.close();
+      await driver?.close();
     },
   };
 }

@@ -29,6 +29,9 @@ import { consoleRoutes } from './console-routes.js';
 import { normalizeError } from './normalize-error.js';
 import { guard } from './rpc-guard.js';
 import { healthz } from '../http/healthz.js';
+import { readyz } from '../http/readyz.js';
+import { observeRequests } from '../http/request-observer.js';
+import { observeRoutes } from '../http/route-label.js';
 import { SERVICES } from './services.js';
 
 export interface ApiListenerOptions {
@@ -39,6 +42,8 @@ export interface ApiListenerOptions {
   limits?: ConnectionLimits;
   /** Largest accepted request body, in bytes. */
   bodyLimit?: number;
+  /** An access log line per request (at info level); off when absent. */
+  accessLog?: boolean;
 }
 
 type RawHandler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
@@ -77,8 +82,9 @@ export class ApiListener {
       res.writeHead(r.status, r.headers);
       res.end(r.body);
     };
-    h1.on('request', route);
-    self = new ApiListener(opts, h1, await listen(h1, route as never, opts.host, opts.port, limits));
+    const observed = observeRequests(route as never, { listener: 'api', logger: opts.logger, accessLog: opts.accessLog ?? false });
+    h1.on('request', observed);
+    self = new ApiListener(opts, h1, await listen(h1, observed, opts.host, opts.port, limits));
     return self;
   }
 
@@ -113,6 +119,7 @@ export class ApiListener {
         return this.h1;
       },
     });
+    observeRoutes(app); // before any plugin: its routes get the hook
     app.addHook('onRoute', (r) => {
       for (const method of [r.method].flat()) this.served.push({ method, url: r.url ?? '' });
     });
@@ -160,6 +167,7 @@ export class ApiListener {
     await app.register(authRoutes, { issuer: runtime.issuer, exchange, login, logger, registry: runtime.registry, storage: runtime.storage });
     await app.register(scimRoutes, { store: runtime.store, publicUrl: runtime.url, logger, storage: runtime.storage });
     app.get('/healthz', healthz(runtime, logger));
+    app.get('/readyz', readyz(runtime.readinessChecks(), logger));
     await app.register(consoleRoutes, { logger });
     await app.register(referenceRoutes);
     // Any other path, under any prefix or none: the structured 404, never the framework's own body.

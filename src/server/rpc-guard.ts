@@ -25,6 +25,7 @@ import { callerKey } from '../auth/caller.js';
 import { errorDomainOf } from '../core/error-domain.js';
 import { findNulString } from '../core/nul-strings.js';
 import { nulInString } from '../core/request-errors.js';
+import { noteCaller } from '../core/request-record.js';
 import { streamNotGuarded } from './errors.js';
 import { normalizeError } from './normalize-error.js';
 
@@ -84,6 +85,7 @@ export function guard<S extends DescService>(service: S, impl: ServiceImpl<S>, d
           preflight?.(req);
           await authorize(rule, method, req, caller, domain);
           ctx.values.set(callerKey, caller);
+          noteCaller(caller.identityUid); // for the access log
         }
         return await handler(req, ctx);
       } catch (err) {

@@ -61,3 +61,9 @@ export async function migrate(store: Store): Promise<void> {
     throw new Error(`database migration${failed ? ` ${failed.migrationName}` : 's'} failed: ${cause}`);
   }
 }
+
+/** The migrations this code knows that the database has not run (for readiness: another instance may be migrating). */
+export async function pendingMigrations(store: Store): Promise<string[]> {
+  const migrator = new Migrator({ db: store.db, provider: new FolderProvider(store.caps) });
+  return (await migrator.getMigrations()).filter((m) => m.executedAt === undefined).map((m) => m.name);
+}

@@ -26,6 +26,7 @@ import {
 } from 'kysely';
 import { openSqliteConnection, type Param, type SqliteConnection } from './sqlite-database.js';
 import type { DirectReads } from './direct-reads.js';
+import { measuredRead } from './store-metrics.js';
 import type { Logger } from 'pino';
 import { acquireFileLock } from './file-lock.js';
 import { BACKSTOP_AUTOCHECKPOINT_PAGES, startCheckpointer, type Checkpointer } from './sqlite-checkpointer.js';
@@ -150,7 +151,7 @@ export class SqliteDriver implements Driver {
     const version = reader.db.prepare('PRAGMA data_version');
     version.setReturnArrays(true);
     this.direct = {
-      read: <R>(sql: string, parameters: readonly unknown[]) => reader.prepare(sql).all(parameters as Param[]) as R[],
+      read: measuredRead((sql: string, parameters: readonly unknown[]) => reader.prepare(sql).all(parameters as Param[])) as DirectReads['read'],
       dataVersion: () => (version.get() as unknown as [number])[0],
     };
   }
@@ -341,6 +342,10 @@ export class SqliteFileDialect implements Dialect {
     private readonly file: string,
     private readonly logger?: Logger,
   ) {}
+  /** Writers waiting for the writer connection (0 before the driver exists). */
+  writersWaiting(): number {
+    return this.driver?.gate.waiting ?? 0;
+  }
   createDriver(): Driver {
     this.driver = new SqliteDriver(this.file, this.logger);
     return this.driver;

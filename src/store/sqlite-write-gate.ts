@@ -36,6 +36,11 @@ export class WriteGate {
   private held = false;
   private readonly waiters: Array<{ wake: () => void; joins: boolean }> = [];
 
+  /** Writers queued behind the holder (the metrics' group-commit queue). */
+  get waiting(): number {
+    return this.waiters.length;
+  }
+
   async acquire(deadline: number, joins = false): Promise<void> {
     if (!this.held) {
       this.held = true;

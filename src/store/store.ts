@@ -13,6 +13,7 @@ import { resilientPool } from './postgres-pool.js';
 import { PreparedStatementNames } from './postgres-prepared.js';
 import { ensurePrivateFile, narrowIfPresent } from './private-files.js';
 import { SqliteFileDialect } from './sqlite-driver.js';
+import { publishPoolUsage, queryLog } from './store-metrics.js';
 import { POSTGRES, SQLITE, type DatabaseCapabilities } from './db-capabilities.js';
 
 export interface Store {
@@ -64,7 +65,8 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
     });
     const onLost = (err: Error) => opts.logger?.warn({ err: { message: err.message, code: (err as { code?: string }).code } }, 'database connection lost');
     prepared = new PreparedStatementNames();
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: resilientPool(pool, onLost, prepared) }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: resilientPool(pool, onLost, prepared) }), log: queryLog() });
+    publishPoolUsage(() => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }));
     store = { db, caps: POSTGRES, close: () => db.destroy() };
   } else if (opts.databaseUrl) {
     throw new Error(`unsupported --database URL (expected postgres://…): ${opts.databaseUrl.split(':')[0]}:`);
@@ -73,7 +75,9 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
     const file = join(opts.dataDir, 'berth.db');
     ensurePrivateFile(file); // it holds the signing keys
     narrowIfPresent(`${file}-wal`, `${file}-shm`, `${file}-journal`);
-    const db = new Kysely<Database>({ dialect: new SqliteFileDialect(file, opts.logger) });
+    const dialect = new SqliteFileDialect(file, opts.logger);
+    const db = new Kysely<Database>({ dialect, log: queryLog() });
+    publishPoolUsage(() => ({ waiting: dialect.writersWaiting() }));
     store = { db, caps: SQLITE, close: () => db.destroy() };
   }
   try {

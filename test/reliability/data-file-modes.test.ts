@@ -23,12 +23,13 @@ async function serveSqlite(dataDir: string): Promise<Running> {
   });
   let out = '';
   let err = '';
-  child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`berth did not start:\n${out}${err}`)), 30_000);
-    child.stdout.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /berth is serving at (http\S+)/.exec(out);
+    // The banner is on stderr (stdout holds only JSON log lines).
+    child.stderr.on('data', (c: Buffer) => {
+      err += c.toString();
+      const m = /berth is serving at (http\S+)/.exec(err);
       if (m) {
         clearTimeout(timer);
         resolve(m[1]);

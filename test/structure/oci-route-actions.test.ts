@@ -64,7 +64,7 @@ describe('registry route actions', () => {
   });
 
   it('a route without an action, or a repository action without a name group, does not go in the table', () => {
-    const base = { name: 'bad', methods: ['GET'] as const, path: /^\/v2\/x$/, handle: async () => undefined };
+    const base = { name: 'bad', template: '/v2/x', methods: ['GET'] as const, path: /^\/v2\/x$/, handle: async () => undefined };
     const table = new OciRouteTable();
     assert.throws(() => table.add(base as unknown as OciRoute), /declare its action/);
     assert.throws(() => table.add({ ...base, action: 'pull' } as OciRoute), /needs a name group/);

@@ -11,6 +11,7 @@
 // the same ce-id.
 import { randomUUID, type KeyObject } from 'node:crypto';
 import type { Logger } from 'pino';
+import { metrics } from '../../core/metrics.js';
 import type { Issuer } from '../../auth/issuer.js';
 import type { BackgroundWorker } from '../../runtime/runtime.js';
 import type { Store } from '../../store/store.js';
@@ -242,6 +243,7 @@ export class DeliveryWorker implements BackgroundWorker {
       })
       .then((result) => {
         this.results.push(result);
+        metrics()?.deliveries.inc({ outcome: result.outcome });
         this.inFlight.delete(c.id);
         const n = (this.perSubscription.get(c.subscription_uid) ?? 1) - 1;
         if (n > 0) this.perSubscription.set(c.subscription_uid, n);

@@ -15,6 +15,8 @@ import { restContext } from './rest-context.js';
 import { buildRequest, parseJsonBody } from './request-message.js';
 import { RouteTable, splitPath, type RestRoute } from './route-table.js';
 import { badBody, methodNotAllowed, routeNotFound } from '../errors.js';
+import { noteRoute } from '../../core/request-record.js';
+import { UNMATCHED_ROUTE } from '../../http/request-observer.js';
 
 export interface RestService {
   service: DescService;
@@ -77,6 +79,7 @@ export async function restPlugin(app: FastifyInstance, opts: RestOptions): Promi
     const domain = found ? errorDomainOf(found.route.service) : errorDomainOfPath(url.pathname);
     try {
       if (!found) {
+        noteRoute(UNMATCHED_ROUTE);
         const { segments, verb } = splitPath(url.pathname);
         const allowed = table.allowedMethods(segments, verb);
         if (allowed.length > 0) {
@@ -86,6 +89,7 @@ export async function restPlugin(app: FastifyInstance, opts: RestOptions): Promi
         throw routeNotFound(domain, request.method, url.pathname);
       }
       const { route, variables } = found;
+      noteRoute(route.path);
       const body = route.body === '' ? undefined : parseJsonBody(request.body as Buffer | undefined, domain);
       const message = buildRequest(route, variables, url.searchParams, body, domain);
       const out = await call(route, message, request);

@@ -8,6 +8,8 @@ import { compareSpecificity, leadingLiterals, matchTemplate, parseTemplate, type
 
 export interface RestRoute {
   httpMethod: string;
+  /** The binding's path as written, e.g. /iam/v2/groups/{uid}: the route's label in logs and metrics. */
+  path: string;
   template: PathTemplate;
   /** "" (no body), "*" or a top-level request field name. */
   body: string;
@@ -38,7 +40,7 @@ export class RouteTable {
       for (const method of service.methods) {
         if (method.methodKind !== 'unary' || !hasOption(method, http)) continue;
         for (const b of bindingsOf(getOption(method, http))) {
-          const route: RestRoute = { httpMethod: b.httpMethod, template: parseTemplate(b.path), body: b.body, service, method };
+          const route: RestRoute = { httpMethod: b.httpMethod, path: b.path, template: parseTemplate(b.path), body: b.body, service, method };
           (this.routes as RestRoute[]).push(route);
           const list = this.byMethod.get(b.httpMethod) ?? [];
           list.push(route);

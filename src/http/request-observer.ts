@@ -1,0 +1,111 @@
+// Wraps a listener's request handler: gives each request its id (a valid
+// X-Request-Id from the client, else a new UUID), returns it in the answer,
+// runs the request inside its record (src/core/request-record.ts) and, when
+// the answer is finished, counts it in the metrics and writes its access log
+// line. Never logs a header value other than the request id: no token, no
+// query string (it may carry secrets), only the route template.
+import { randomUUID } from 'node:crypto';
+import type http from 'node:http';
+import type http2 from 'node:http2';
+import type { Socket } from 'node:net';
+import type { Logger } from 'pino';
+import { metrics, type Metrics } from '../core/metrics.js';
+import { withRequestRecord, type RequestRecord } from '../core/request-record.js';
+
+type Req = http.IncomingMessage | http2.Http2ServerRequest;
+type Res = http.ServerResponse | http2.Http2ServerResponse;
+type Handler = (req: Req, res: Res) => void;
+
+export type ListenerName = 'api' | 'registry';
+
+export interface ObserveOptions {
+  listener: ListenerName;
+  logger: Logger;
+  /** Writes an access log line per request (at info level). */
+  accessLog: boolean;
+}
+
+/** A request id a client may choose: 1 to 128 characters of a safe set (UUIDs, ULIDs, base64url, trace ids). */
+const REQUEST_ID = /^[A-Za-z0-9][A-Za-z0-9._:+=/-]{0,127}$/;
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+/** The route label of a request no route matched. */
+export const UNMATCHED_ROUTE = 'unmatched';
+
+/** The client's X-Request-Id when valid, else a new one. */
+export function requestIdOf(header: string | string[] | undefined): string {
+  return typeof header === 'string' && REQUEST_ID.test(header) ? header : randomUUID();
+}
+
+// Bytes a keep-alive socket had read and written when its previous request ended.
+const socketMarks = new WeakMap<Socket, { read: number; written: number }>();
+
+export function observeRequests(handler: Handler, opts: ObserveOptions): Handler {
+  const log = opts.accessLog && opts.logger.isLevelEnabled('info') ? opts.logger : undefined;
+  const m = metrics();
+  if (!log && !m) return handler;
+  return (req, res) => {
+    const started = performance.now();
+    const id = requestIdOf(req.headers['x-request-id']);
+    req.headers['x-request-id'] = id; // what the implementations see is the checked id
+    res.setHeader('x-request-id', id);
+    const record: RequestRecord = {};
+    const socket = 'stream' in req ? undefined : (req.socket as Socket);
+    const mark = socket ? (socketMarks.get(socket) ?? { read: 0, written: 0 }) : undefined;
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      const seconds = (performance.now() - started) / 1000;
+      const status = res.statusCode;
+      const method = METHODS.has(req.method ?? '') ? (req.method as string) : 'OTHER';
+      const route = record.route ?? UNMATCHED_ROUTE;
+      let sent: number | undefined;
+      let received: number | undefined;
+      if (socket && mark) {
+        sent = socket.bytesWritten - mark.written;
+        received = socket.bytesRead - mark.read;
+        socketMarks.set(socket, { read: socket.bytesRead, written: socket.bytesWritten });
+      } else {
+        const length = Number(res.getHeader('content-length'));
+        if (Number.isFinite(length)) sent = length;
+      }
+      if (m) record_(m, opts.listener, method, route, status, seconds, sent, received);
+      log?.info(
+        {
+          listener: opts.listener,
+          method,
+          route,
+          status,
+          durationMs: Math.round(seconds * 1e6) / 1000,
+          bytes: sent,
+          caller: record.caller,
+          requestId: id,
+        },
+        'request',
+      );
+    };
+    res.once('finish', finish);
+    res.once('close', finish);
+    withRequestRecord(record, () => handler(req, res));
+  };
+}
+
+// The routes that exchange a credential for a token, by the name their counter uses.
+const TOKEN_ROUTES: Readonly<Record<string, string>> = {
+  'api /sts/exchange': 'sts_exchange',
+  'api /sts/exchange_refresh_token': 'sts_refresh',
+  'api /sts/login': 'sts_login',
+  'registry /token': 'registry_token',
+};
+
+function record_(m: Metrics, listener: ListenerName, method: string, route: string, status: number, seconds: number, sent?: number, received?: number) {
+  const labels = { listener, method, route, status: String(status) };
+  m.httpRequests.inc(labels);
+  m.httpDuration.observe(labels, seconds);
+  const endpoint = TOKEN_ROUTES[`${listener} ${route}`];
+  if (endpoint) m.tokenExchanges.inc({ endpoint, outcome: status < 400 ? 'issued' : status < 500 ? 'refused' : 'error' });
+  if (listener === 'registry') {
+    if (sent) m.registrySent.inc(sent);
+    if (received) m.registryReceived.inc(received);
+  }
+}

@@ -1,0 +1,69 @@
+// The database's share of the process metrics (src/core/metrics.ts): each
+// statement's time and failures by kind, through Kysely's own log hook (and
+// around SQLite's direct reads, which skip Kysely's executor), and the
+// pool's usage read at each scrape.
+import type { LogEvent } from 'kysely';
+import { metrics } from '../core/metrics.js';
+
+const OPERATIONS: Record<string, string> = {
+  SelectQueryNode: 'select',
+  InsertQueryNode: 'insert',
+  UpdateQueryNode: 'update',
+  DeleteQueryNode: 'delete',
+};
+
+/** Kysely's `log` option when metrics are on (Kysely times statements only when it has one). */
+export function queryLog(): ((event: LogEvent) => void) | undefined {
+  const m = metrics();
+  if (!m) return undefined;
+  return (event) => {
+    const operation = OPERATIONS[event.query.query.kind] ?? 'other';
+    const outcome = event.level === 'error' ? 'error' : 'ok';
+    m.dbDuration.observe({ operation, outcome }, event.queryDurationMillis / 1000);
+    if (outcome === 'error') m.dbErrors.inc({ operation });
+  };
+}
+
+/** `read` timed as a select when metrics are on; `read` itself otherwise. */
+export function measuredRead<F extends (sql: string, parameters: readonly unknown[]) => unknown[]>(read: F): F {
+  const m = metrics();
+  if (!m) return read;
+  return ((sql: string, parameters: readonly unknown[]) => {
+    const started = performance.now();
+    try {
+      const rows = read(sql, parameters);
+      m.dbDuration.observe({ operation: 'select', outcome: 'ok' }, (performance.now() - started) / 1000);
+      return rows;
+    } catch (err) {
+      m.dbDuration.observe({ operation: 'select', outcome: 'error' }, (performance.now() - started) / 1000);
+      m.dbErrors.inc({ operation: 'select' });
+      throw err;
+    }
+  }) as F;
+}
+
+export interface PoolUsage {
+  /** Open connections and those idle (PostgreSQL); absent on SQLite (one writer, one reader). */
+  total?: number;
+  idle?: number;
+  /** Waiting for a connection (PostgreSQL) or for the writer, the group-commit queue (SQLite). */
+  waiting: number;
+}
+
+/** Publishes `usage` as gauges, read at each scrape, when metrics are on. */
+export function publishPoolUsage(usage: () => PoolUsage): void {
+  const m = metrics();
+  if (!m) return;
+  m.gauge('berth_db_pool_connections', 'PostgreSQL pool connections by state (total, idle)', ['state'], async () => {
+    const u = usage();
+    return u.total === undefined
+      ? []
+      : [
+          { labels: { state: 'total' }, value: u.total },
+          { labels: { state: 'idle' }, value: u.idle ?? 0 },
+        ];
+  });
+  m.gauge('berth_db_waiting', 'Requests waiting for a pooled connection (PostgreSQL) or for the writer in the group-commit queue (SQLite)', [], async () => [
+    { labels: {}, value: usage().waiting },
+  ]);
+}
