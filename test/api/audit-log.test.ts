@@ -231,11 +231,6 @@ describe('audit log', () => {
     assert.ok(until.every((e) => e.createTime < at));
     assert.equal(since.length + until.length, 4);
     assert.deepEqual(await entries(`identity=${berth.orgUid}`), [], 'no entries of an identity that made none');
-
-    for (const q of ['uidp.children_of=not-a-uid', 'page_size=-1', 'order_by=action', `identity=${'x'.repeat(700)}`, 'start_time=yesterday']) {
-      const bad = await api('GET', `/audit/v2/entries?${q}`);
-      assert.equal(bad.status, 400, `${q}: ${bad.text}`);
-    }
   });
 
   it('shows a caller the entries of the subtrees where it holds audit.list, and nothing of another organization', async () => {

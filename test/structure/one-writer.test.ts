@@ -25,6 +25,8 @@ const WRITERS: Record<string, string> = {
   advisory_ranges: 'vulnerabilities/affected/range-writer.ts',
   advisory_changes: 'vulnerabilities/affected/range-writer.ts',
   vuln_reports: 'scanning/scanner-reports/store-scanner-report.ts',
+  // The audit log: reached through the outbox, the registry's deletes and refused attempts.
+  audit_entries: 'events/audit/audit-writer.ts',
 };
 const TABLES = Object.keys(WRITERS).join('|');
 
