@@ -16,7 +16,7 @@
 // the services' list: api-listener registers it apart, public by design — it
 // describes the protos, which are public.
 //
-// A mutating RPC (one with an events annotation) refused with
+// A mutating RPC (one that declares its event) refused with
 // PERMISSION_DENIED for a caller with an identity is audited
 // (recordDenied, src/events/audit/): at the uid its permission was checked at,
 // or for an RPC that checks itself, at the caller's own group.
@@ -76,7 +76,8 @@ function refusedStream(method: DescMethod, domain: string): unknown {
 function mutationOf(method: DescMethod): { resourceType: string } | undefined {
   if (!hasOption(method, events)) return undefined;
   const e = getOption(method, events);
-  return { resourceType: e.type === '' ? method.output.typeName : resourceTypeOfEvent(e.type) };
+  // `none`: a check or a re-send, audited neither when it runs nor when it is refused.
+  return e.none || e.type === '' ? undefined : { resourceType: resourceTypeOfEvent(e.type) };
 }
 
 /** Audits a refused mutation (the refusal itself is thrown by the caller). */

@@ -16,6 +16,7 @@ import { useBerth, usingPostgres, type Berth } from '../harness/berth-process.js
 import { sqlQuery } from '../harness/database.js';
 import { basic, identityWithKeys, registryHost, tokenGet } from '../harness/registry-client.js';
 import { imageManifest, RepoClient } from '../harness/registry-gc.js';
+import { enableScim, newProvider, scimClient, USER } from '../scim/scim-client.js';
 
 const LOOPBACK = /^(::ffff:)?127\.0\.0\.1$|^::1$/;
 
@@ -159,6 +160,24 @@ describe('audit log', () => {
     assert.equal((await c.send('DELETE', `/v2/${c.name}/manifests/${first}`)).status, 202);
     const [deleted] = await entries(`resource_uid=${repoUid}`);
     assert.deepEqual([deleted.action, deleted.resourceType, deleted.resourceName], ['registry.delete', 'registry.manifest', `${c.name}@${first}`]);
+  });
+
+  it('records the changes of a SCIM client, the provider as who made them', async () => {
+    const provider = await newProvider(berth.url, token, berth.orgUid);
+    const { token: scimToken, endpoint } = await enableScim(berth.url, token, provider);
+    const scim = scimClient(berth.url, endpoint, scimToken);
+    const made = await scim('POST', '/Users', { schemas: [USER], userName: 'ada@example.com', active: true });
+    assert.equal(made.status, 201, made.text);
+    assert.equal((await scim('DELETE', `/Users/${made.json.id}`)).status, 204);
+    const got = await entries(`identity=${provider}`);
+    assert.deepEqual(
+      got.map((e) => [e.action, e.resourceUid, e.resourceType, e.resourceName, e.group]),
+      [
+        ['scim.Users.delete', made.json.id, 'scim.user', 'ada@example.com', berth.orgUid],
+        ['scim.Users.create', made.json.id, 'scim.user', 'ada@example.com', berth.orgUid],
+      ],
+    );
+    assert.match(got[0].address ?? '', LOOPBACK);
   });
 
   it('records refused mutations as DENIED, over the API and the registry, and nothing for a caller without a token', async () => {
