@@ -29,7 +29,7 @@ export interface NewRepo {
 }
 
 /** Who writes the repo, the actor of its event: the CreateRepo call's caller, or the pushing identity ("" for none) and its address. */
-export type RepoAuthor = { ctx: HandlerContext } | { pushedBy: string; from: string };
+export type RepoAuthor = { ctx: HandlerContext } | { pushedBy: string; from?: string };
 
 /**
  * Validates and inserts the repo inside `tx`, with its event; the row as
@@ -50,6 +50,7 @@ export async function writeRepo(tx: Tx, r: NewRepo, by: RepoAuthor): Promise<Rep
   }
   const event: RpcEvent<typeof RepoSchema> = { group: r.parent, subject: row.uid, schema: RepoSchema, message: repoFromRow(row) };
   if ('ctx' in by) await emitRpcEvent(tx, by.ctx, event);
-  else await emitDeclaredEvent(tx, ReposService.method.createRepo, { ...event, actor: by.pushedBy, audit: { action: 'registry.push', address: by.from } });
+  else
+    await emitDeclaredEvent(tx, ReposService.method.createRepo, { ...event, actor: by.pushedBy, audit: { action: 'registry.push', address: by.from ?? '' } });
   return row;
 }
