@@ -296,6 +296,7 @@ async function latencyFromCommits(s: Setup): Promise<Latency> {
           subject: s.groups[i % s.groups.length],
           body: { uid: s.groups[i % s.groups.length], description: `c-${i}` },
           bodyType: 'berth.iam.v2.Group',
+          audit: false,
         }),
       );
       return { key, start: performance.now() }; // transact resolved: committed

@@ -102,6 +102,7 @@ function parseEvents(o: {
   eventAudience: string;
   eventMaxAge: string;
   eventRetention: string;
+  auditRetention: string;
   allowInsecureSinks: boolean;
 }): EventSettings {
   if (!EVENT_NAMESPACE.test(o.eventNamespace)) {
@@ -115,6 +116,7 @@ function parseEvents(o: {
     allowInsecureSinks: o.allowInsecureSinks,
     maxAgeMs: parseDurationFlag('--event-max-age', o.eventMaxAge, 1000, 30 * 86_400_000),
     retentionMs: parseDurationFlag('--event-retention', o.eventRetention, 60_000, 365 * 86_400_000),
+    auditRetentionMs: parseDurationFlag('--audit-retention', o.auditRetention, 1000, 10 * 366 * 86_400_000),
   };
 }
 
@@ -171,6 +173,7 @@ export function serveCommand(program: Command): void {
     .option('--event-audience <aud>', 'aud claim of the token that signs each event delivery', DEFAULT_EVENT_SETTINGS.audience)
     .option('--event-max-age <duration>', 'how long a failing delivery is retried before it is marked dead', '24h')
     .option('--event-retention <duration>', 'how long delivered events stay in the delivery log', '7d')
+    .option('--audit-retention <duration>', 'how long audit log entries are kept (docs/audit.md)', '90d')
     .option(
       '--allow-insecure-sinks',
       'accept subscription sinks on loopback and private addresses, and plain http for loopback hosts (local testing only)',
@@ -226,6 +229,7 @@ Registry tokens: docker login <registry host> -u _token -p "$(npx berth auth tok
         eventAudience: string;
         eventMaxAge: string;
         eventRetention: string;
+        auditRetention: string;
         allowInsecureSinks: boolean;
         feedRequiresAuth: boolean;
         maxConnections: string;

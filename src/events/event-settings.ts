@@ -1,5 +1,5 @@
 // How this Berth process emits and delivers events (the serve command's
-// --event-* and --allow-insecure-sinks flags).
+// --event-* and --allow-insecure-sinks flags, and --audit-retention).
 
 export interface EventSettings {
   /** Prefix of every CloudEvent type (--event-namespace). */
@@ -12,6 +12,8 @@ export interface EventSettings {
   maxAgeMs: number;
   /** How long delivered rows are kept in the delivery log (--event-retention). */
   retentionMs: number;
+  /** How long audit entries are kept (--audit-retention; the audit log is written with the outbox). */
+  auditRetentionMs: number;
 }
 
 export const DEFAULT_EVENT_SETTINGS: EventSettings = {
@@ -20,4 +22,5 @@ export const DEFAULT_EVENT_SETTINGS: EventSettings = {
   allowInsecureSinks: false,
   maxAgeMs: 24 * 3_600_000,
   retentionMs: 7 * 24 * 3_600_000,
+  auditRetentionMs: 90 * 24 * 3_600_000,
 };

@@ -2,13 +2,17 @@
 // transaction of the change it describes, so it commits (and is delivered)
 // exactly when the change does, and a crash after commit loses nothing: the
 // delivery worker finds the row on its next pass (and in this process is
-// woken as soon as the transaction commits).
+// woken as soon as the transaction commits). The same call writes the
+// event's audit entry (audit/audit-writer.ts): every change that writes an
+// event is audited in its own transaction, and the type makes each caller
+// say whether its event records a change.
 import { sql } from 'kysely';
 import { v7 as timeOrderedUuid } from 'uuid';
 import { nowIso } from '../core/clock.js';
 import { ancestorsOf } from '../core/uidp.js';
 import { compiledQuery, insertCompiled, runCompiled } from '../store/compiled-queries.js';
 import { afterCommit, type Tx } from '../store/transact.js';
+import { resourceTypeOfEvent, writeAuditEntry, type AuditFacts } from './audit/audit-writer.js';
 import { ringDeliveryWorkers } from './delivery-worker/delivery-signal.js';
 
 const OUTBOX_INSERT = compiledQuery('outbox insert with fan-out flag');
@@ -31,10 +35,22 @@ export interface NewEvent {
   bodyType: string;
   /** Further CloudEvent extension attributes (lower-case names). */
   extensions?: Record<string, string>;
+  /** The audit entry's facts, or false for what changes nothing a person did (a pull, a derived report). */
+  audit: AuditFacts | false;
 }
 
 /** Writes `event` to the outbox inside `tx`; returns its id (the ce-id). */
 export async function emitEvent(tx: Tx, event: NewEvent): Promise<string> {
+  if (event.audit) {
+    await writeAuditEntry(tx, {
+      ...event.audit,
+      group: event.group,
+      identity: event.actor,
+      resourceUid: event.subject,
+      resourceType: event.audit.resourceType ?? resourceTypeOfEvent(event.type),
+      outcome: 'succeeded',
+    });
+  }
   // Time-ordered (UUIDv7): each new id lands at the end of the outbox's event_id
   // index instead of on a random page (a cheaper insert: docs/performance.md).
   const eventId = timeOrderedUuid();

@@ -7,6 +7,7 @@
 import { getOption, type DescMessage, type DescMethod, type MessageShape } from '@bufbuild/protobuf';
 import type { HandlerContext } from '@connectrpc/connect';
 import { callerKey } from '../auth/caller.js';
+import { remoteAddressKey } from '../core/remote-address.js';
 import { EventAttributes_Audience, events, type EventAttributes } from '../gen/berth/annotations/v1/annotations_pb.js';
 import { messageToJson } from '../core/json-writer.js';
 import type { Tx } from '../store/transact.js';
@@ -43,7 +44,11 @@ export function eventOfMethod(method: DescMethod): EventAttributes {
  * that RPC (a repo created by a push, a registration at first sign in): the
  * same type, audience and body shape wherever the change comes from.
  */
-export async function emitDeclaredEvent<D extends DescMessage>(tx: Tx, method: DescMethod, e: RpcEvent<D> & { actor?: string }): Promise<string> {
+export async function emitDeclaredEvent<D extends DescMessage>(
+  tx: Tx,
+  method: DescMethod,
+  e: RpcEvent<D> & { actor?: string; audit?: { action?: string; address?: string } },
+): Promise<string> {
   const attrs = eventOfMethod(method);
   // A body the annotation names is what the docs say the event carries: hold the code to it.
   if (attrs.body !== '' && attrs.body !== e.schema.typeName) throw new Error(`${method.name} declares a ${attrs.body} body, not ${e.schema.typeName}`);
@@ -61,8 +66,11 @@ export async function emitDeclaredEvent<D extends DescMessage>(tx: Tx, method: D
     body: messageToJson(e.schema, e.message as never),
     bodyType: e.schema.typeName,
     extensions,
+    audit: { action: e.audit?.action ?? rpcName(method), address: e.audit?.address ?? '' },
   });
 }
+
+const rpcName = (m: DescMethod): string => `${m.parent.typeName}/${m.name}`;
 
 /**
  * Writes the event `ctx.method` declares to the outbox inside `tx`, the
@@ -71,5 +79,10 @@ export async function emitDeclaredEvent<D extends DescMessage>(tx: Tx, method: D
  */
 export function emitRpcEvent<D extends DescMessage>(tx: Tx, ctx: HandlerContext, e: RpcEvent<D>, method: DescMethod = ctx.method): Promise<string> {
   const caller = ctx.values.get(callerKey);
-  return emitDeclaredEvent(tx, method, { ...e, actor: caller && !caller.anonymous ? caller.identityUid : undefined });
+  return emitDeclaredEvent(tx, method, {
+    ...e,
+    actor: caller && !caller.anonymous ? caller.identityUid : undefined,
+    // The RPC called (a v1 method writing its v2 twin's event is audited as itself).
+    audit: { action: rpcName(ctx.method), address: ctx.values.get(remoteAddressKey) },
+  });
 }

@@ -5,7 +5,9 @@
 // the repo, and its actor the identity of the token (none for anonymous
 // pulls). Where they are written: push events in the transaction of the push
 // (manifest-routes.ts, upload-routes.ts), pull events through the pull log
-// (pull-event-log.ts) before the response goes out.
+// (pull-event-log.ts) before the response goes out. A manifest push is audited
+// (registry.push, through the outbox); a blob push is not, as its content is
+// reachable only once a manifest that lists it is pushed, and pulls change nothing.
 import type { FastifyRequest } from 'fastify';
 import { nowIso } from '../core/clock.js';
 import { parentOf } from '../core/uidp.js';
@@ -72,6 +74,15 @@ function accessEvent(kind: 'push' | 'pull', origin: AccessOrigin, r: AccessRecor
     },
     bodyType: kind === 'push' ? PUSH_BODY_TYPE : PULL_BODY_TYPE,
     extensions: { group },
+    audit:
+      kind === 'push' && r.type === 'manifest'
+        ? {
+            action: 'registry.push',
+            address: origin.remoteAddress,
+            resourceType: 'registry.manifest',
+            resourceName: `${origin.repository}${r.tag === undefined ? '' : `:${r.tag}`}@${r.digest}`,
+          }
+        : false,
   };
 }
 

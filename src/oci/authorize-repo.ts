@@ -46,11 +46,15 @@ export interface RepoAuthDeps {
   db: Executor;
   /** Every audience Berth mints tokens for: a valid token for one that is not the registry's is DENIED, not UNAUTHORIZED. */
   knownAudiences: readonly string[];
+  /** Told of a push or delete refused to an identity, for the audit log (at: the repo, else its organization). */
+  onRefused?: (r: { identity: string; at: string; action: RepoAction; name: string; address: string }) => Promise<void>;
 }
 
 /** The header a route reads credentials from. */
 export interface AuthorizationSource {
   headers: { authorization?: string };
+  /** The caller's address (Fastify's request.ip), for the audit log. */
+  ip?: string;
 }
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
@@ -112,14 +116,17 @@ export async function authorizeRepo(request: AuthorizationSource, name: string, 
   const caller = await callerOf(verified, deps, scope);
   const claimed = accessClaimOf(verified.claims);
   const fromToken = claimed === undefined ? undefined : tokenEntry(claimed, name);
-  if (fromToken && !fromToken.actions.includes(action)) {
-    throw unauthorized(deps.config, `the token does not allow ${action} on ${name}`, scope, 'insufficient_scope');
-  }
   const target = await resolveRepoTarget(deps.db, name);
+  const refused = async (message: string): Promise<never> => {
+    const at = target.repoUid ?? target.orgUid;
+    if (action !== 'pull' && caller.identityUid !== '' && at !== undefined && deps.onRefused) {
+      await deps.onRefused({ identity: caller.identityUid, at, action, name, address: request.ip ?? '' });
+    }
+    throw unauthorized(deps.config, message, scope, 'insufficient_scope');
+  };
+  if (fromToken && !fromToken.actions.includes(action)) await refused(`the token does not allow ${action} on ${name}`);
   const live = await grantedRepoActions(caller, target, fromToken?.actions ?? REPO_ACTIONS, deps.config.publicOrg);
-  if (!live.actions.includes(action)) {
-    throw unauthorized(deps.config, `${action} on ${name} is not allowed`, scope, 'insufficient_scope');
-  }
+  if (!live.actions.includes(action)) await refused(`${action} on ${name} is not allowed`);
   // A token never reaches further than when it was issued, nor than the caller may now.
   const pullTags = fromToken?.pullTags ?? live.pullTags;
   return { subject: caller.identityUid, target, actions: live.actions, ...(pullTags ? { pullTags } : {}) };

@@ -13,6 +13,7 @@ import { repoBlobSize, unlinkBlob } from '../registry/content/blob-links.js';
 import { parseDigest, type Digest } from '../registry/content/digest.js';
 import { transact } from '../store/transact.js';
 import { originOf, pullEvent } from './access-events.js';
+import { auditRegistryDelete } from './delete-audit.js';
 import { requestedRange } from './byte-ranges.js';
 import { freeTierReaches } from './free-tier.js';
 import { OciError } from './oci-errors.js';
@@ -36,10 +37,14 @@ export function blobDeleteRoute(ctx: RegistryContext): RepoRoute {
     methods: ['DELETE'],
     path: BLOB_PATH,
     action: 'delete',
-    async handle({ reply, params, access }) {
+    async handle({ request, reply, params, access }) {
       const digest = digestParam(params.digest);
       const repoUid = existingRepo(access);
-      const result = await transact(ctx.runtime.store, (tx) => unlinkBlob(tx, repoUid, digest.text));
+      const result = await transact(ctx.runtime.store, async (tx) => {
+        const r = await unlinkBlob(tx, repoUid, digest.text);
+        if (r.unlinked) await auditRegistryDelete(tx, request, access, repoUid, { type: 'blob', reference: digest.text });
+        return r;
+      });
       if (result.usedBy) {
         throw new OciError('DENIED', 'the blob is used by a manifest of this repository; delete the manifest first', {
           digest: digest.text,

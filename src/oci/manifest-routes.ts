@@ -23,6 +23,7 @@ import { removeTag, setTag } from '../registry/tags/tag-writer.js';
 import { emitEvent } from '../events/outbox.js';
 import { transact } from '../store/transact.js';
 import { originOf, pullEvent, pushEvent } from './access-events.js';
+import { auditRegistryDelete } from './delete-audit.js';
 import { freeTierReaches } from './free-tier.js';
 import { OciError } from './oci-errors.js';
 import type { RegistryContext } from './registry-context.js';
@@ -101,7 +102,7 @@ export function manifestPutRoute(ctx: RegistryContext): RepoRoute {
       if (!parsed.ok) throw new OciError(parsed.failure.code, parsed.failure.message, parsed.failure.detail);
       const digest = digestOf(bytes, asDigest?.algorithm ?? 'sha256');
       if (asDigest && asDigest.text !== digest) throw new OciError('DIGEST_INVALID', `the manifest's digest is ${digest}`, { digest: reference });
-      const repoUid = await repoForPush(ctx, access);
+      const repoUid = await repoForPush(ctx, access, request.ip);
       const platform = await platformOf(ctx, repoUid, parsed.manifest);
       const result = await transact(ctx.runtime.store, async (tx) => {
         const r = await putManifest(tx, repoUid, digest, parsed.manifest, bytes, { platform, observer: ctx.manifestObserver });
@@ -127,13 +128,15 @@ export function manifestDeleteRoute(ctx: RegistryContext): RepoRoute {
     methods: ['DELETE'],
     path: MANIFEST_PATH,
     action: 'delete',
-    async handle({ reply, params, access }) {
+    async handle({ request, reply, params, access }) {
       const { reference } = params;
       const repoUid = existingRepo(access);
       const asDigest = parseDigest(reference);
-      const done = await transact(ctx.runtime.store, async (tx) =>
-        asDigest ? await deleteManifest(tx, repoUid, asDigest.text) : { deleted: (await removeTag(tx, repoUid, reference)) !== undefined },
-      );
+      const done = await transact(ctx.runtime.store, async (tx) => {
+        const r = asDigest ? await deleteManifest(tx, repoUid, asDigest.text) : { deleted: (await removeTag(tx, repoUid, reference)) !== undefined };
+        if (r.deleted) await auditRegistryDelete(tx, request, access, repoUid, { type: asDigest ? 'manifest' : 'tag', reference });
+        return r;
+      });
       if ('listedBy' in done && done.listedBy) {
         throw new OciError('DENIED', 'the manifest is listed by an index of this repository; delete the index first', {
           digest: reference,

@@ -31,6 +31,7 @@ import { dispatchRoute } from './route-dispatch.js';
 import { OciRouteTable } from './route-table.js';
 import { REGISTRY_ROUTES } from './routes.js';
 import { tokenRoutes } from './token-route.js';
+import { recordDenied } from '../events/audit/denied-attempt.js';
 
 export interface RegistryListenerOptions {
   host: string;
@@ -150,6 +151,15 @@ export class RegistryListener {
       access: runtime.access,
       db: runtime.store.db,
       knownAudiences: runtime.tokenAudiences,
+      onRefused: (r) =>
+        recordDenied(runtime.store, logger, {
+          at: r.at,
+          identity: r.identity,
+          action: `registry.${r.action}`,
+          resourceType: 'registry.repo',
+          resourceName: r.name,
+          address: r.address,
+        }),
     };
     const ctx: RegistryContext = {
       runtime,

@@ -18,14 +18,16 @@ export function existingRepo(access: RegistryAccess): string {
   return uid;
 }
 
-/** The repository a push goes to, created in its organization if it does not exist yet. */
-export async function repoForPush(ctx: RegistryContext, access: RegistryAccess): Promise<string> {
+/** The repository a push goes to, created in its organization if it does not exist yet (`from`: the pusher's address, for the audit log). */
+export async function repoForPush(ctx: RegistryContext, access: RegistryAccess, from: string): Promise<string> {
   const { target } = access;
   if (target.repoUid !== undefined) return target.repoUid;
   const orgUid = target.orgUid;
   if (orgUid === undefined) throw new OciError('NAME_UNKNOWN', undefined, { name: target.name });
   try {
-    const row = await transact(ctx.runtime.store, (tx) => writeRepo(tx, { parent: orgUid, name: target.path, description: '' }, { pushedBy: access.subject }));
+    const row = await transact(ctx.runtime.store, (tx) =>
+      writeRepo(tx, { parent: orgUid, name: target.path, description: '' }, { pushedBy: access.subject, from }),
+    );
     return row.uid;
   } catch (err) {
     if (!(err instanceof ConnectError && err.code === Code.AlreadyExists)) throw err;

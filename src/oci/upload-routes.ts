@@ -185,7 +185,7 @@ export function uploadStartRoute(ctx: RegistryContext): RepoRoute {
       const digestText = q.get('digest');
       const mountDigest = mount === null ? undefined : digestParam(mount);
       const digest = digestText === null ? undefined : digestParam(digestText);
-      const repoUid = await repoForPush(ctx, access);
+      const repoUid = await repoForPush(ctx, access, request.ip);
       const origin = originOf(request, access);
       if (mountDigest && (await mountFrom(ctx, request, origin, repoUid, mountDigest, q.get('from')))) {
         return reply

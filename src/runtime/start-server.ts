@@ -18,6 +18,7 @@ import { publishQueueGauges } from './queue-gauges.js';
 import { ApiListener, type ServedRoute } from '../server/api-listener.js';
 import { DEFAULT_LIMITS, type ConnectionLimits } from '../http/connection-limits.js';
 import type { EventSettings } from '../events/event-settings.js';
+import { AuditRetention } from '../events/audit/audit-retention.js';
 import { DeliveryWorker } from '../events/delivery-worker/delivery-worker.js';
 import { scanJobKinds } from '../scanning/jobs/job-kinds.js';
 import { scanObserver } from '../scanning/jobs/scan-observer.js';
@@ -156,6 +157,8 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
         logger: opts.logger,
       }),
     );
+    // Every instance prunes the audit log (deletes are idempotent).
+    runtime.addWorker(new AuditRetention({ store, logger: opts.logger, retentionMs: runtime.services.events.auditRetentionMs }));
     // Every instance with a registry scans (they share the jobs through the database).
     if (blobs) runtime.addWorker(new ScanWorker({ store, blobs, logger: opts.logger, kinds: scanKinds }));
     // Reports follow advisory changes: the images they touch are queued for a re-match.

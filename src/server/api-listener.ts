@@ -4,12 +4,14 @@
 // the structured UNAVAILABLE until a runtime is attached.
 import type http from 'node:http';
 import { createRegistry, type DescFile } from '@bufbuild/protobuf';
+import { createContextValues } from '@connectrpc/connect';
 import { fastifyConnectPlugin } from '@connectrpc/connect-fastify';
 import Fastify from 'fastify';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
 import { RETRY_AFTER_SECONDS } from '../core/api-error.js';
 import { errorDomainOfPath } from '../core/error-domain.js';
+import { remoteAddressKey } from '../core/remote-address.js';
 import { badRequest } from '../core/request-errors.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { authRoutes } from './auth-routes.js';
@@ -123,7 +125,7 @@ export class ApiListener {
     app.addHook('onRoute', (r) => {
       for (const method of [r.method].flat()) this.served.push({ method, url: r.url ?? '' });
     });
-    const guardDeps = { authenticator: runtime.authenticator([runtime.url]), logger, storage: runtime.storage };
+    const guardDeps = { authenticator: runtime.authenticator([runtime.url]), logger, storage: runtime.storage, store: runtime.store };
     const services = SERVICES.map((s) => ({
       service: s.service,
       impl: guard(s.service, s.impl(runtime.services), guardDeps, s.guard?.(runtime.services)),
@@ -140,6 +142,8 @@ export class ApiListener {
         );
         answerDecodeFailuresAsInvalidArgument(router);
       },
+      // Where a change came from, for the audit log (src/events/audit/).
+      contextValues: (req) => createContextValues().set(remoteAddressKey, req.ip),
       grpc: true,
       grpcWeb: true,
       connect: true,

@@ -15,13 +15,24 @@
 // written here before it is served. gRPC reflection (a bidi stream) is not in
 // the services' list: api-listener registers it apart, public by design — it
 // describes the protos, which are public.
+//
+// A mutating RPC (one that declares its event) refused with
+// PERMISSION_DENIED for a caller with an identity is audited
+// (recordDenied, src/events/audit/): at the uid its permission was checked at,
+// or for an RPC that checks itself, at the caller's own group.
 import type { StorageHealth } from '../runtime/storage-health.js';
-import type { DescMethod, DescService, Message } from '@bufbuild/protobuf';
-import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
+import { getOption, hasOption, type DescMethod, type DescService, type Message } from '@bufbuild/protobuf';
+import { Code, type HandlerContext, type ServiceImpl } from '@connectrpc/connect';
 import type { Logger } from 'pino';
 import type { Authenticator } from '../auth/authenticate.js';
-import { accessRuleOf, authorize, type Preflights } from '../auth/authorize.js';
-import { callerKey } from '../auth/caller.js';
+import { accessRuleOf, authorize, scopeUid, type AccessRule, type Preflights } from '../auth/authorize.js';
+import { callerKey, type Caller } from '../auth/caller.js';
+import { parentOf } from '../core/uidp.js';
+import { remoteAddressKey } from '../core/remote-address.js';
+import { resourceTypeOfEvent } from '../events/audit/audit-writer.js';
+import { recordDenied } from '../events/audit/denied-attempt.js';
+import { events } from '../gen/berth/annotations/v1/annotations_pb.js';
+import type { Store } from '../store/store.js';
 import { errorDomainOf } from '../core/error-domain.js';
 import { findNulString } from '../core/nul-strings.js';
 import { nulInString } from '../core/request-errors.js';
@@ -34,6 +45,8 @@ export interface GuardDeps {
   logger: Logger;
   /** Notes a full disk for /healthz. */
   storage?: StorageHealth;
+  /** Where refused mutations are audited; none, none audited (tests of the guard alone). */
+  store?: Store;
 }
 
 type Handler = (req: Message, ctx: HandlerContext) => Promise<Message>;
@@ -60,6 +73,34 @@ function refusedStream(method: DescMethod, domain: string): unknown {
   };
 }
 
+/** The resource type a mutating RPC's refusal is recorded under; undefined for an RPC that changes nothing. */
+function mutationOf(method: DescMethod): { resourceType: string } | undefined {
+  if (!hasOption(method, events)) return undefined;
+  const e = getOption(method, events);
+  // `none`: a check or a re-send, audited neither when it runs nor when it is refused.
+  return e.none || e.type === '' ? undefined : { resourceType: resourceTypeOfEvent(e.type) };
+}
+
+/** Audits a refused mutation (the refusal itself is thrown by the caller). */
+async function auditRefusal(deps: GuardDeps, rule: AccessRule, method: DescMethod, req: Message, ctx: HandlerContext, caller: Caller, resourceType: string) {
+  if (!deps.store || caller.anonymous) return;
+  let at = parentOf(caller.identityUid);
+  if (!rule.unscoped) {
+    try {
+      at = scopeUid(method, req, '');
+    } catch {
+      // Unreachable: authorization read the same uid before refusing.
+    }
+  }
+  await recordDenied(deps.store, deps.logger, {
+    at,
+    identity: caller.identityUid,
+    action: `${method.parent.typeName}/${method.name}`,
+    resourceType,
+    address: ctx.values.get(remoteAddressKey),
+  });
+}
+
 export function guard<S extends DescService>(service: S, impl: ServiceImpl<S>, deps: GuardDeps, opts: GuardOptions = {}): ServiceImpl<S> {
   const preflights = opts.preflights ?? {};
   const domain = errorDomainOf(service);
@@ -76,12 +117,14 @@ export function guard<S extends DescService>(service: S, impl: ServiceImpl<S>, d
     const handler = fn.bind(impl) as Handler;
     const preflight = preflights[method.localName];
     const where = { rpc: `${service.typeName}/${method.name}`, resourceType: method.output.typeName };
+    const mutation = mutationOf(method);
     out[method.localName] = async (req: Message, ctx: HandlerContext) => {
+      let caller: Caller | undefined;
       try {
         const nul = findNulString(method.input, req as unknown as Record<string, unknown>);
         if (nul) throw nulInString(domain, nul);
         if (authenticate) {
-          const caller = await deps.authenticator.authenticate(ctx.requestHeader.get('authorization'), domain);
+          caller = await deps.authenticator.authenticate(ctx.requestHeader.get('authorization'), domain);
           preflight?.(req);
           await authorize(rule, method, req, caller, domain);
           ctx.values.set(callerKey, caller);
@@ -89,7 +132,9 @@ export function guard<S extends DescService>(service: S, impl: ServiceImpl<S>, d
         }
         return await handler(req, ctx);
       } catch (err) {
-        throw normalizeError(err, domain, deps.logger, where, deps.storage);
+        const refused = normalizeError(err, domain, deps.logger, where, deps.storage);
+        if (mutation && caller && refused.code === Code.PermissionDenied) await auditRefusal(deps, rule, method, req, ctx, caller, mutation.resourceType);
+        throw refused;
       }
     };
   }

@@ -77,6 +77,8 @@ import { SecurityAdvisoryService } from '../gen/berth/advisory/v2/advisory_pb.js
 import { securityAdvisoryService, securityAdvisoryV1Service } from '../vulnerabilities/feed/service.js';
 import { SecurityAdvisoryService as SecurityAdvisoryV1Service } from '../gen/berth/advisory/v1/advisory_pb.js';
 import { resolvedVulnsMethods, resolvedVulnsV1Service } from '../scanning/resolved-vulns/list-resolved-vulns.js';
+import { AuditService } from '../gen/berth/audit/v2/audit_pb.js';
+import { auditService } from '../events/audit/service.js';
 
 /**
  * A served service: its descriptor (what reflection, the docs and the access
@@ -126,6 +128,7 @@ export const SERVICES: readonly ServiceEntry[] = [
   entry(AuthService, authService),
   entry(SubscriptionsService, subscriptionsService),
   entry(SubscriptionsV1Service, subscriptionsV1Service),
+  entry(AuditService, auditService),
   entry(AdvisoriesService, advisoriesService),
   entry(AdvisoriesV1Service, advisoriesV1Service),
   entry(

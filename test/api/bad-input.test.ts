@@ -5,6 +5,7 @@ import { startBerth, type Berth } from '../harness/berth-process.js';
 import { grpcClient, ownerToken, rest } from '../harness/api-client.js';
 import { Code, ConnectError } from '@connectrpc/connect';
 import { ReposService } from '../../src/gen/berth/registry/v2/repos_pb.js';
+import { AuditService } from '../../src/gen/berth/audit/v2/audit_pb.js';
 
 describe('bad input', () => {
   let berth: Berth;
@@ -82,6 +83,28 @@ describe('bad input', () => {
     const roles = await rest(berth.url, 'GET', '/iam/v2/roles?name=r', { token });
     assert.equal(roles.json.totalCount, '0');
     await unchanged();
+  });
+
+  it('bad audit log filters', async () => {
+    const long = 'x'.repeat(700);
+    for (const q of [
+      'uidp.children_of=zzz',
+      'page_size=-1',
+      'skip=-2',
+      'order_by=action',
+      `identity=${long}`,
+      'start_time=yesterday',
+      'resource_uid=a%00b',
+      'page_token=forged',
+    ]) {
+      const r = await rest(berth.url, 'GET', `/audit/v2/entries?${q}`, { token });
+      assertInvalid(r);
+    }
+    // Seconds no calendar holds: refused, not an internal error.
+    await assert.rejects(
+      grpcClient(AuditService, berth.url, token).listEntries({ endTime: { seconds: 10n ** 15n, nanos: 0 } }),
+      (err: unknown) => err instanceof ConnectError && err.code === Code.InvalidArgument,
+    );
   });
 
   it('/v2beta1/ is an alias of /v2/', async () => {

@@ -29,6 +29,8 @@ const WRITERS: Record<string, string> = {
   library_versions: 'libraries/catalogue-writer.ts',
   // The S3 blob driver's upload state (migration 0032).
   s3_uploads: 'registry/blobs/s3-upload-state.ts',
+  // The audit log: reached through the outbox, the registry's deletes and refused attempts.
+  audit_entries: 'events/audit/audit-writer.ts',
 };
 const TABLES = Object.keys(WRITERS).join('|');
 

@@ -109,6 +109,8 @@ const OWNER = [
   'advisories.update',
   'advisories.delete',
   'advisories.approve',
+  // Berth's own (the audit log, docs/audit.md); not in the deployed owner role.
+  'audit.list',
 ];
 const LIMITED_OWNER = [...VIEWER, 'identity.create', 'role_bindings.create'];
 

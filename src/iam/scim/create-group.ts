@@ -6,6 +6,7 @@ import { groupFields, groupResource, newGroupId } from './group-resource.js';
 import { membersOf, setMembers } from './group-members.js';
 import type { Json } from './scim-json.js';
 import type { ScimGroupsTable } from './scim-tables.js';
+import { auditScim } from './scim-audit.js';
 
 export async function createGroup(c: ScimContext, body: unknown): Promise<Json> {
   const f = groupFields(body);
@@ -23,6 +24,7 @@ export async function createGroup(c: ScimContext, body: unknown): Promise<Json> 
     await tx.insertInto('scim_groups').values(row).execute();
     const names = [f.displayName, ...(f.externalId ? [f.externalId] : [])];
     await setMembers(tx, { providerUid: c.provider.uid, groupId: row.id, before: [], after: f.members, names, renamed: false });
+    await auditScim(tx, c, 'Groups.create', { id: row.id, name: f.displayName });
     const members = await membersOf(tx, c.provider.uid, [row.id]);
     return groupResource(row, members.get(row.id), c.base);
   });

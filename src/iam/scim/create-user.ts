@@ -17,7 +17,7 @@ export async function createUser(c: ScimContext, body: unknown): Promise<Json> {
   const row = await transact(c.store, async (tx) => {
     const taken = await tx.selectFrom('scim_users').select('id').where('provider_uid', '=', c.provider.uid).where('id', '=', id).executeTakeFirst();
     if (taken) throw scimUniqueness('a user with this externalId (or, without one, userName) exists');
-    return writeUser(tx, c.provider, id, subject, f);
+    return writeUser(tx, c, id, subject, f);
   });
   return userResource(row, c);
 }

@@ -5,6 +5,7 @@ import type { ScimContext } from './scim-context.js';
 import { scimNotFound } from './scim-errors.js';
 import { memberIds } from './group-members.js';
 import { resyncGroupMembers } from './scim-membership.js';
+import { auditScim } from './scim-audit.js';
 
 export async function deleteGroup(c: ScimContext, id: string): Promise<void> {
   await transact(c.store, async (tx) => {
@@ -13,5 +14,6 @@ export async function deleteGroup(c: ScimContext, id: string): Promise<void> {
     const members = await memberIds(tx, c.provider.uid, id);
     await tx.deleteFrom('scim_groups').where('provider_uid', '=', c.provider.uid).where('id', '=', id).execute();
     await resyncGroupMembers(tx, c.provider.uid, [row.display_name, ...(row.external_id ? [row.external_id] : [])], members);
+    await auditScim(tx, c, 'Groups.delete', { id, name: row.display_name });
   });
 }

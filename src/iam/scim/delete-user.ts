@@ -4,11 +4,13 @@ import { transact } from '../../store/transact.js';
 import type { ScimContext } from './scim-context.js';
 import { scimNotFound } from './scim-errors.js';
 import { deactivateIdentity } from './scim-provisioning.js';
+import { auditScim } from './scim-audit.js';
 
 export async function deleteUser(c: ScimContext, id: string): Promise<void> {
   await transact(c.store, async (tx) => {
-    const gone = await tx.deleteFrom('scim_users').where('provider_uid', '=', c.provider.uid).where('id', '=', id).executeTakeFirst();
-    if (gone.numDeletedRows === 0n) throw scimNotFound('User', id);
+    const gone = await tx.deleteFrom('scim_users').where('provider_uid', '=', c.provider.uid).where('id', '=', id).returning('user_name').executeTakeFirst();
+    if (!gone) throw scimNotFound('User', id);
     await deactivateIdentity(tx, id);
+    await auditScim(tx, c, 'Users.delete', { id, name: gone.user_name });
   });
 }

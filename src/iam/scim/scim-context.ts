@@ -8,4 +8,6 @@ export interface ScimContext {
   provider: ScimProvider;
   /** …/scim/v2/{provider uid} */
   base: string;
+  /** The SCIM client's IP address, for the audit log. */
+  address: string;
 }

@@ -13,6 +13,7 @@ import type { Json } from './scim-json.js';
 import { applyPatch, patchOperations } from './scim-patch.js';
 import { GROUP_SCHEMA } from './scim-schemas.js';
 import type { ScimGroupsTable } from './scim-tables.js';
+import { auditScim } from './scim-audit.js';
 
 async function lockedGroup(tx: Tx, c: ScimContext, id: string): Promise<ScimGroupsTable> {
   const q = tx.selectFrom('scim_groups').selectAll().where('provider_uid', '=', c.provider.uid).where('id', '=', id);
@@ -32,6 +33,7 @@ async function writeGroup(tx: Tx, c: ScimContext, row: ScimGroupsTable, before: 
   const names = [...new Set([row.display_name, next.display_name, ...[row.external_id, next.external_id].filter((n): n is string => !!n)])];
   const renamed = row.display_name !== next.display_name || row.external_id !== next.external_id;
   await setMembers(tx, { providerUid: c.provider.uid, groupId: row.id, before, after: f.members, names, renamed });
+  await auditScim(tx, c, 'Groups.update', { id: row.id, name: f.displayName });
   const members = withMembers ? (await membersOf(tx, c.provider.uid, [row.id])).get(row.id) : undefined;
   return groupResource(next, members, c.base);
 }

@@ -24,7 +24,7 @@ export async function replaceUser(c: ScimContext, id: string, body: unknown): Pr
   const f = userFields(body);
   const row = await transact(c.store, async (tx) => {
     const existing = await lockedUser(tx, c, id);
-    return writeUser(tx, c.provider, id, existing.subject, f, existing);
+    return writeUser(tx, c, id, existing.subject, f, existing);
   });
   return userResource(row, c);
 }
@@ -35,7 +35,7 @@ export async function patchUser(c: ScimContext, id: string, body: unknown): Prom
     const existing = await lockedUser(tx, c, id);
     const current = { ...(JSON.parse(existing.resource) as Json), active: existing.active === 1 };
     const f = userFields(applyPatch(current, ops, USER_SCHEMA, [ENTERPRISE_USER_SCHEMA]));
-    return writeUser(tx, c.provider, id, existing.subject, f, existing);
+    return writeUser(tx, c, id, existing.subject, f, existing);
   });
   return userResource(row, c);
 }

@@ -1,12 +1,14 @@
 // Writes a provisioned user's row and makes its identity follow: the one path
-// for SCIM creates, PUTs and PATCHes, inside the caller's transaction.
+// for SCIM creates, PUTs and PATCHes, inside the caller's transaction, with
+// its audit entry.
 // userName is unique per provider without regard to case (a 409 uniqueness
 // otherwise); the identity is provisioned on a change to active and
 // deprovisioned on a change to inactive (scim-provisioning.ts).
 import { nowIso } from '../../core/clock.js';
 import { isUniqueViolation } from '../../store/constraint-error.js';
 import type { Tx } from '../../store/transact.js';
-import type { ScimProvider } from './scim-bearer.js';
+import type { ScimContext } from './scim-context.js';
+import { auditScim } from './scim-audit.js';
 import { scimUniqueness } from './scim-errors.js';
 import { activateIdentity, deactivateIdentity } from './scim-provisioning.js';
 import type { ScimUsersTable } from './scim-tables.js';
@@ -21,12 +23,13 @@ async function userNameTaken(tx: Tx, providerUid: string, key: string, except: s
 /** Inserts (when `existing` is undefined) or rewrites the user; the row as stored. */
 export async function writeUser(
   tx: Tx,
-  provider: ScimProvider,
+  c: Pick<ScimContext, 'provider' | 'address'>,
   id: string,
   subject: string,
   f: UserFields,
   existing?: ScimUsersTable,
 ): Promise<ScimUsersTable> {
+  const provider = c.provider;
   const key = f.userName.toLowerCase();
   if (await userNameTaken(tx, provider.uid, key, existing?.id)) throw scimUniqueness(`userName ${JSON.stringify(f.userName)} is taken`);
   const now = nowIso();
@@ -56,5 +59,6 @@ export async function writeUser(
   }
   if (f.active) await activateIdentity(tx, provider, id, subject, f);
   else if (!existing || existing.active === 1) await deactivateIdentity(tx, id);
+  await auditScim(tx, c, existing ? 'Users.update' : 'Users.create', { id, name: f.userName });
   return row;
 }

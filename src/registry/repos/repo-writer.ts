@@ -28,8 +28,8 @@ export interface NewRepo {
   readme?: string;
 }
 
-/** Who writes the repo, the actor of its event: the CreateRepo call's caller, or the pushing identity ("" for none). */
-export type RepoAuthor = { ctx: HandlerContext } | { pushedBy: string };
+/** Who writes the repo, the actor of its event: the CreateRepo call's caller, or the pushing identity ("" for none) and its address. */
+export type RepoAuthor = { ctx: HandlerContext } | { pushedBy: string; from?: string };
 
 /**
  * Validates and inserts the repo inside `tx`, with its event; the row as
@@ -50,6 +50,7 @@ export async function writeRepo(tx: Tx, r: NewRepo, by: RepoAuthor): Promise<Rep
   }
   const event: RpcEvent<typeof RepoSchema> = { group: r.parent, subject: row.uid, schema: RepoSchema, message: repoFromRow(row) };
   if ('ctx' in by) await emitRpcEvent(tx, by.ctx, event);
-  else await emitDeclaredEvent(tx, ReposService.method.createRepo, { ...event, actor: by.pushedBy });
+  else
+    await emitDeclaredEvent(tx, ReposService.method.createRepo, { ...event, actor: by.pushedBy, audit: { action: 'registry.push', address: by.from ?? '' } });
   return row;
 }

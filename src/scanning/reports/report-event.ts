@@ -58,5 +58,7 @@ export function vulnReportEvent(c: ReportChange): NewEvent {
     },
     bodyType: VULN_REPORT_BODY_TYPE,
     extensions: { group },
+    // Derived by Berth from what was pushed and imported, both audited: no entry of its own.
+    audit: false,
   };
 }

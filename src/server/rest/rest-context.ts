@@ -5,6 +5,7 @@
 // are made only if an implementation asks for them.
 import type { DescMethod, DescService } from '@bufbuild/protobuf';
 import { createContextValues, type HandlerContext } from '@connectrpc/connect';
+import { remoteAddressKey } from '../../core/remote-address.js';
 
 export function restContext(
   service: DescService,
@@ -12,6 +13,7 @@ export function restContext(
   requestMethod: string,
   url: string,
   requestHeader: Record<string, string>,
+  remoteAddress = '',
 ): HandlerContext {
   let controller: AbortController | undefined;
   let responseHeader: Headers | undefined;
@@ -24,7 +26,7 @@ export function restContext(
     url,
     requestHeader: new Headers(requestHeader),
     timeoutMs: () => undefined,
-    values: createContextValues(),
+    values: createContextValues().set(remoteAddressKey, remoteAddress),
     get signal() {
       controller ??= new AbortController();
       return controller.signal;

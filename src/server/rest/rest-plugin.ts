@@ -110,7 +110,7 @@ export async function restPlugin(app: FastifyInstance, opts: RestOptions): Promi
       const v = request.headers[name];
       if (typeof v === 'string') headers[name] = v;
     }
-    const ctx = restContext(route.service, route.method, request.method, request.url, headers);
+    const ctx = restContext(route.service, route.method, request.method, request.url, headers, request.ip);
     const result = await impl(message, ctx);
     return messageToJson(route.method.output, create(route.method.output, result as never));
   }

@@ -77,7 +77,7 @@ export async function scimRoutes(app: FastifyInstance, opts: ScimRouteOptions): 
       const path = scimPath(pathname);
       if (!path || !isValidUid(path.provider)) throw scimUnauthorized();
       const provider = await authenticateScim(opts.store.db, path.provider, req.headers.authorization);
-      const c: ScimContext = { store: opts.store, provider, base: scimEndpointUrl(opts.publicUrl, provider.uid) };
+      const c: ScimContext = { store: opts.store, provider, base: scimEndpointUrl(opts.publicUrl, provider.uid), address: req.ip };
       const out = await scimOperation(req, path)(c, req);
       if (out.location) reply.header('location', out.location);
       return send(reply, out.status ?? 200, out.body);

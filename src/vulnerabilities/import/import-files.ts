@@ -221,6 +221,8 @@ export async function importFiles(store: Store, opts: ImportOptions): Promise<Im
           body: { source: opts.source, added: summary.added, changed: summary.changed, removed: summary.removed },
           bodyType: 'berth.vulnerabilities.AdvisoriesImported',
           extensions: { group: group.uid },
+          // Run by an operator on the host: no identity and no address.
+          audit: { action: 'berth advisories import', address: '' },
         });
       }
     });
