@@ -17,6 +17,7 @@ export const UNDESCRIBED_ROUTES: ReadonlyArray<{ method: string; url: string; wh
   { method: 'GET', url: '/ui/*', why: 'the web console: its client routes answer its page' },
   { method: 'GET', url: '/assets/*', why: "the web console's scripts and styles" },
   { method: 'GET', url: '/favicon.svg', why: "the web console's icon" },
+  { method: 'GET', url: '/metrics', why: 'Prometheus metrics in the text exposition format (docs/operations.md)' },
 ];
 
 /** Whether a served route is one of UNDESCRIBED_ROUTES. */
@@ -152,6 +153,26 @@ export const HTTP_PATHS: Readonly<Record<string, JsonObject>> = {
       tags: [STS_TAG],
       security: [{ refreshToken: [] }],
       responses: { '200': json({ type: 'object' }, 'Revoked'), default: error },
+    },
+  },
+  '/readyz': {
+    get: {
+      operationId: 'server.readyz',
+      summary: 'Readiness',
+      description:
+        'Ready when the database answers, its migrations are done and the blob store answers (each checked within 2 s); 503 names what is not ready.',
+      tags: [SERVER_TAG],
+      security: [],
+      responses: {
+        '200': json({ type: 'object', properties: { status: { const: 'ready' } } }, 'Ready to serve'),
+        '503': json(
+          {
+            type: 'object',
+            properties: { status: { const: 'unavailable' }, failing: { type: 'array', items: { enum: ['database', 'migrations', 'blob_store'] } } },
+          },
+          'Something is not ready: `failing` names it',
+        ),
+      },
     },
   },
   '/healthz': {

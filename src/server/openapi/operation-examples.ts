@@ -189,6 +189,20 @@ export const OPERATION_EXAMPLES: readonly OperationExample[] = [
     response: page('termsAcceptances'),
   },
   {
+    operationId: 'berth.audit.v2.AuditService.ListEntries',
+    summary: "The organization's audit entries from a time on (none yet)",
+    query: { ...inOrg, startTime: '2099-01-01T00:00:00Z', pageSize: '10' },
+    status: 200,
+    response: page('entries'),
+  },
+  {
+    operationId: 'berth.events.v1.Identities.UpdateMetadata',
+    summary: "The caller's own metadata (the legacy v1 service)",
+    body: { updatesOptIn: true },
+    status: 200,
+    response: { updatesOptIn: true },
+  },
+  {
     operationId: 'berth.libraries.v2.ArtifactsService.ListArtifacts',
     summary: 'Python libraries in the catalogue',
     query: { ecosystems: 'ECOSYSTEM_PYTHON', pageSize: '10' },
