@@ -1,6 +1,7 @@
 // Every path Berth does not serve — under any domain prefix or none — answers
 // the structured {code: 5, message, details: [ErrorInfo]} body with 404,
-// never the web framework's default body.
+// never the web framework's default body. (`GET /` is the web console's page;
+// a method it does not serve there is still the structured 404.)
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { useBerth, type Berth } from '../harness/berth-process.js';
@@ -19,7 +20,7 @@ describe('unknown paths', () => {
     ['GET', '/events/v2/x', 'events.berth.dev'],
     ['POST', '/events/v2/notifications/nothing', 'events.berth.dev'],
     ['GET', '/nothing-here', 'nothing-here.berth.dev'],
-    ['GET', '/', 'api.berth.dev'],
+    ['POST', '/', 'api.berth.dev'],
     ['DELETE', '/registry/v3/repos', 'registry.berth.dev'],
   ] as const) {
     it(`${method} ${path}`, async () => {
