@@ -137,7 +137,10 @@ describe('berth iam identity-providers and external-group-mappings', () => {
     const [header, row] = table.trimEnd().split('\n');
     assert.match(header, /^UID\s+NAME\s+ISSUER\s+CLIENT ID\s+DEFAULT ROLE$/);
     assert.ok(row.startsWith(created.uid) && row.includes('https://login.example.com'), table);
-    assert.deepEqual(JSON.parse(await ok(['iam', 'identity-providers', 'get', created.uid, '-o', 'json'])), created);
+    // Get shows the provider as created, and its SCIM state (not set up yet).
+    const { scim, ...got } = JSON.parse(await ok(['iam', 'identity-providers', 'get', created.uid, '-o', 'json']));
+    assert.deepEqual(got, created);
+    assert.deepEqual([scim.enabled, scim.credentialState], [false, 'CREDENTIAL_STATE_NOT_ISSUED']);
     const all = (await ok(['iam', 'identity-providers', 'list', '-o', 'id'])).trim().split('\n');
     assert.deepEqual(all.sort(), [created.uid, inTeam].sort());
     assert.deepEqual((await ok(['iam', 'identity-providers', 'list', '--parent', 'team', '-o', 'id'])).trim().split('\n'), [inTeam]);
