@@ -25,6 +25,7 @@ const WRITERS: Record<string, string> = {
   advisory_ranges: 'vulnerabilities/affected/range-writer.ts',
   advisory_changes: 'vulnerabilities/affected/range-writer.ts',
   vuln_reports: 'scanning/scanner-reports/store-scanner-report.ts',
+  berth_report_parts: 'scanning/scanner-reports/store-scanner-report.ts',
 };
 const TABLES = Object.keys(WRITERS).join('|');
 
