@@ -18,7 +18,6 @@ import { writeRepo } from '../../src/registry/repos/repo-writer.js';
 import { writeInventory } from '../../src/scanning/inventories/inventory-writer.js';
 import type { InstalledPackage } from '../../src/scanning/inventory/inventory.js';
 import { ADVISORY_CURSOR, followAdvisoryChanges, GAP_WAIT_MS } from '../../src/scanning/reports/advisory-cursor.js';
-import { storeBerthReport } from '../../src/scanning/scanner-reports/store-scanner-report.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { transact } from '../../src/store/transact.js';
 import { dropDatabase, freshDatabase } from '../harness/berth-process.js';
@@ -65,15 +64,26 @@ before(async () => {
     await writeInventory(tx, digest(3), { os, packages: [apk('zlib')], skipped: [] }, { sboms: [] });
     const org = await writeGroup(tx, { parent: '', name: 'cursor.example', description: '' }, 'first-start');
     const repo = await writeRepo(tx, { parent: org.uid, name: 'images', description: '' }, { pushedBy: '' });
+    // Rows as written before reports were stored by package (the writer writes parts now).
+    const now = new Date().toISOString();
     for (const n of [1, 2, 3])
-      await storeBerthReport(tx, {
-        repoUid: repo.uid,
-        digest: digest(n),
-        scannerVersion: '1',
-        text: OLD_FORM,
-        textDigest: `sha256:${n}`,
-        now: new Date().toISOString(),
-      });
+      await tx
+        .insertInto('vuln_reports')
+        .values({
+          repo_uid: repo.uid,
+          digest: digest(n),
+          scanner_name: 'BERTH',
+          scanner_version: '1',
+          db_build_time: null,
+          created_at: now,
+          vulnerabilities: OLD_FORM,
+          raw: null,
+          raw_digest: `sha256:${n}`,
+          referrer_digest: null,
+          store_time: now,
+          generation: 1,
+        })
+        .execute();
   });
 });
 

@@ -31,6 +31,7 @@ const WRITERS: Record<string, string> = {
   s3_uploads: 'registry/blobs/s3-upload-state.ts',
   // The audit log: reached through the outbox, the registry's deletes and refused attempts.
   audit_entries: 'events/audit/audit-writer.ts',
+  berth_report_parts: 'scanning/scanner-reports/store-scanner-report.ts',
 };
 const TABLES = Object.keys(WRITERS).join('|');
 

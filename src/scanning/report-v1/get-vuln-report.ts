@@ -14,6 +14,7 @@ import { JOB_FAILED, JOB_PENDING, JOB_RUNNING } from '../jobs/job-states.js';
 import { ADVISORY_CURSOR } from '../reports/advisory-cursor.js';
 import { advisoryChangeTime } from '../reports/advisory-time.js';
 import { REMATCH_JOB } from '../reports/rematch-job.js';
+import { reportTexts } from '../scanner-reports/berth-report-parts.js';
 import { imagesOf, jobState } from '../sbom-v1/image-inventory.js';
 import { sbomNotReady } from '../sbom-v1/sbom-errors.js';
 import { badVulnReportRequest, vulnReportFailed, vulnReportNotReady } from '../vuln-reports-v1/vuln-report-errors.js';
@@ -64,12 +65,13 @@ export async function getVulnReport(deps: ServiceDeps, req: VulnReportRequest): 
       ? []
       : await db
           .selectFrom('vuln_reports')
-          .select(['digest', 'scanner_version', 'db_build_time', 'created_at', 'generation', 'vulnerabilities'])
+          .select(['id', 'digest', 'scanner_version', 'db_build_time', 'created_at', 'generation', 'vulnerabilities'])
           .where('repo_uid', '=', req.repoId)
           .where('scanner_name', '=', 'BERTH')
           .where('digest', 'in', images)
           .execute();
-  const byDigest = new Map(rows.map((r) => [r.digest, r]));
+  const texts = await reportTexts(db, rows);
+  const byDigest = new Map(rows.map((r, i) => [r.digest, { ...r, vulnerabilities: texts[i] }]));
   for (const image of images) if (!byDigest.has(image)) await notReady(db, image);
   const ordered: BerthReportRow[] = images.map((i) => byDigest.get(i)!);
   const time = await dbBuildTime(db, images, rows);

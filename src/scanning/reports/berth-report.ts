@@ -4,12 +4,12 @@
 // beyond it under `berth`. Bounded, so one row stays bounded however many
 // advisories match: at most MAX_STORED_MATCHES matches, lists and text cut.
 // Each match is written with its package's index, its id and its severity
-// first, in matching's order (by package, then id): report-text.ts finds
-// them in the stored text without parsing it, which is how a splice after an
+// first, in matching's order (by package, then id), and stored by package
+// (scanner-reports/berth-report-parts.ts), which is how a splice after an
 // advisory change (report-splice.ts) replaces some packages' matches.
-import { createHash } from 'node:crypto';
 import type { FixState as MatchFixState, VulnMatch } from '../matching/vuln-match.js';
 import type { FixState, ReportSeverity, ReportVulnerability } from '../scanner-reports/scanner-report.js';
+import { type BerthReportPart, partDigest, reportDigest } from '../scanner-reports/berth-report-parts.js';
 import { package2 } from '../sbom-v1/package-message.js';
 
 /** Raised when matching's rules change (the scanner version of Berth's reports). */
@@ -37,12 +37,12 @@ export interface BerthVulnerability extends ReportVulnerability {
   };
 }
 
-/** A report's matches, as text (what is stored and hashed) and parsed. */
+/** A report's matches, parsed and as stored (by package). */
 export interface BerthReportBody {
   vulnerabilities: BerthVulnerability[];
-  /** JSON of vulnerabilities: the stored text. */
-  text: string;
-  /** sha256 of text: an unchanged report has the same. */
+  /** The packages' matches as stored: their texts make the report's JSON text. */
+  parts: BerthReportPart[];
+  /** The digest of the parts' digests: an unchanged report has the same. */
   digest: string;
   /** Matches left out past MAX_STORED_MATCHES. */
   omitted: number;
@@ -67,7 +67,7 @@ function vulnerabilitiesOf(matches: readonly VulnMatch[]): BerthVulnerability[] 
 
 function vulnerabilityOf(m: VulnMatch, described: Described): BerthVulnerability {
   const p = m.package;
-  // packageIndex, id and severity first: report-text.ts reads them off the text by this order.
+  // packageIndex, id and severity first: a match's text begins with what identifies it.
   return {
     packageIndex: m.packageIndex,
     id: m.vulnerabilityId,
@@ -93,8 +93,25 @@ function vulnerabilityOf(m: VulnMatch, described: Described): BerthVulnerability
 
 export function berthReportBody(matches: readonly VulnMatch[]): BerthReportBody {
   const vulnerabilities = vulnerabilitiesOf(matches.slice(0, MAX_STORED_MATCHES)).sort(matchOrder);
-  const text = JSON.stringify(vulnerabilities);
-  return { vulnerabilities, text, digest: textDigest(text), omitted: Math.max(0, matches.length - MAX_STORED_MATCHES) };
+  const parts = reportParts(vulnerabilities);
+  return { vulnerabilities, parts, digest: reportDigest(parts), omitted: Math.max(0, matches.length - MAX_STORED_MATCHES) };
+}
+
+/** Matches in report order → one part per package with matches, in package order. */
+export function reportParts(vulns: readonly BerthVulnerability[]): BerthReportPart[] {
+  const parts: BerthReportPart[] = [];
+  for (let i = 0; i < vulns.length; ) {
+    const index = vulns[i].packageIndex;
+    const texts: string[] = [];
+    const pairs: [string, ReportSeverity][] = [];
+    for (; i < vulns.length && vulns[i].packageIndex === index; i++) {
+      texts.push(JSON.stringify(vulns[i]));
+      pairs.push([vulns[i].id, vulns[i].severity]);
+    }
+    const text = texts.join(',');
+    parts.push({ packageIndex: index, text, digest: partDigest(text), matches: JSON.stringify(pairs) });
+  }
+  return parts;
 }
 
 /** The matches of some packages, in report order, as a report holds them (report-splice.ts puts them in a stored report). */
@@ -105,11 +122,6 @@ export function berthVulnerabilities(matches: readonly VulnMatch[]): BerthVulner
 /** Matching's order, the order of a stored report: by package, then vulnerability id. */
 export function matchOrder(a: Pick<BerthVulnerability, 'packageIndex' | 'id'>, b: Pick<BerthVulnerability, 'packageIndex' | 'id'>): number {
   return a.packageIndex - b.packageIndex || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-}
-
-/** The digest of a report's text: an unchanged report has the same. */
-export function textDigest(text: string): string {
-  return `sha256:${createHash('sha256').update(text).digest('hex')}`;
 }
 
 /** Counts by severity, every severity present (0 when none). */

@@ -81,7 +81,7 @@ async function run(ctx: JobContext): Promise<JobOutcome> {
         const stored = await writeBerthReport(tx, {
           repoUid,
           digest,
-          body: { text: body.text, digest: body.digest, matches: body.vulnerabilities },
+          body: { parts: body.parts, digest: body.digest, matches: body.vulnerabilities },
           ...(dbBuildTime === undefined ? {} : { dbBuildTime }),
           now,
           expectGeneration: generations.get(repoUid) ?? 0,

@@ -3,15 +3,18 @@
 // packages under a changed key are matched again — with one AdvisoryLookup
 // for the whole step, so each changed key's advisories are read once however
 // many images hold it — and their matches replace theirs in each stored report
-// of the image; the rest of the report is kept as stored. The spliced report
-// is the text a full re-match would write (berth-report.ts orders both alike).
-// The stored text is changed in place (report-text.ts): the kept matches are
-// copied as text, not parsed and written anew. A report that cannot be
-// spliced (written in an older form, or past MAX_STORED_MATCHES) gets a full
-// 'rematch' job.
+// of the image; the rest of the report is kept as stored. Reports are stored
+// by package (scanner-reports/berth-report-parts.ts): only the changed
+// packages' parts are written, the others are neither read nor rewritten —
+// the report's new digest is computed from the parts' small digests and its
+// event from their ids and severities. The spliced report is the text a full
+// re-match would write (berth-report.ts orders both alike). A report that
+// cannot be spliced (written before parts, or past MAX_STORED_MATCHES) gets a
+// full 'rematch' job, which rewrites it in parts.
 // Each report is written over the generation it was read at: one rewritten
 // meanwhile (a full re-match finished) is left as it is and its image queued
 // for a full re-match, which reads the advisories after this change.
+import { sql } from 'kysely';
 import { nowIso } from '../../core/clock.js';
 import { rootOf } from '../../core/uidp.js';
 import type { Store } from '../../store/store.js';
@@ -23,9 +26,10 @@ import { AdvisoryLookup } from '../matching/advisory-lookup.js';
 import { matchInventory } from '../matching/match-inventory.js';
 import { lookupKeys } from '../matching/package-keys.js';
 import { type BerthReportWrite, writeBerthReport } from './write-berth-report.js';
-import { type BerthVulnerability, berthVulnerabilities, MAX_STORED_MATCHES, textDigest } from './berth-report.js';
-import { matchSpans, spliceText } from './report-text.js';
+import { type BerthReportPart, reportDigest } from '../scanner-reports/berth-report-parts.js';
+import { berthVulnerabilities, MAX_STORED_MATCHES, reportParts } from './berth-report.js';
 import { newestAdvisoryTime } from './advisory-time.js';
+import { matchCount, type PartHead, pairsOf, spliceParts } from './splice-parts.js';
 import { REMATCH_JOB, reportScopes } from './rematch-job.js';
 
 /** Images one transaction writes the reports of. */
@@ -57,7 +61,9 @@ export async function spliceChangedKeys(store: Store, keys: ReadonlySet<string>,
     const inventories = await loadInventories(db, page);
     const reports = await db
       .selectFrom('vuln_reports')
-      .select(['repo_uid', 'digest', 'generation', 'vulnerabilities', 'raw_digest'])
+      .select(['id', 'repo_uid', 'digest', 'generation', 'raw_digest'])
+      // Written by parts ('' in the column): the text itself is not read.
+      .select(sql<number>`case when vulnerabilities = '' then 1 else 0 end`.as('parted'))
       .where('scanner_name', '=', 'BERTH')
       .where('digest', 'in', page)
       .orderBy('repo_uid')
@@ -68,6 +74,10 @@ export async function spliceChangedKeys(store: Store, keys: ReadonlySet<string>,
       if (list) list.push(r);
       else reportsOf.set(r.digest, [r]);
     }
+    const stored = await storedParts(
+      db,
+      reports.filter((r) => Number(r.parted) === 1).map((r) => Number(r.id)),
+    );
     const writes: BerthReportWrite[] = [];
     const whole = new Set<string>();
     const now = nowIso();
@@ -80,32 +90,32 @@ export async function spliceChangedKeys(store: Store, keys: ReadonlySet<string>,
       });
       if (affected.size === 0) continue;
       result.images++;
-      const fresh = new Map<string, BerthVulnerability[]>();
+      const fresh = new Map<string, BerthReportPart[]>();
       for (const r of reportsOf.get(digest) ?? []) {
-        const spans = matchSpans(r.vulnerabilities);
-        if (!spans || spans.length >= MAX_STORED_MATCHES) {
+        const parts = stored.get(Number(r.id)) ?? [];
+        if (Number(r.parted) !== 1 || matchCount(parts) >= MAX_STORED_MATCHES) {
           whole.add(digest);
           continue;
         }
         const org = rootOf(r.repo_uid);
-        let matched = fresh.get(org);
-        if (!matched) {
-          matched = berthVulnerabilities(await matchInventory(db, inventory, { scope: scope(org), packages: affected, lookup }));
-          fresh.set(org, matched);
+        let added = fresh.get(org);
+        if (!added) {
+          added = reportParts(berthVulnerabilities(await matchInventory(db, inventory, { scope: scope(org), packages: affected, lookup })));
+          fresh.set(org, added);
         }
-        const spliced = spliceText(r.vulnerabilities, spans, affected, matched);
-        const digestOfText = textDigest(spliced.text);
-        if (digestOfText === r.raw_digest) continue;
-        if (spliced.matches.length > MAX_STORED_MATCHES) {
+        const after = spliceParts<PartHead>(parts, affected, added);
+        const digestAfter = reportDigest(after);
+        if (digestAfter === r.raw_digest) continue;
+        if (matchCount(after) > MAX_STORED_MATCHES) {
           whole.add(digest);
           continue;
         }
-        const body = { text: spliced.text, digest: digestOfText, matches: spliced.matches };
-        const previousIds = spans.map((s) => s.id);
+        const matches = after.flatMap((p) => pairsOf(p).map(([id, severity]) => ({ id, severity })));
+        const previousIds = parts.flatMap((p) => pairsOf(p).map(([id]) => id));
         writes.push({
           repoUid: r.repo_uid,
           digest,
-          body,
+          body: { parts: added, replaced: parts.filter((p) => affected.has(p.packageIndex)).map((p) => p.packageIndex), digest: digestAfter, matches },
           ...(dbBuildTime === undefined ? {} : { dbBuildTime }),
           now,
           expectGeneration: r.generation,
@@ -129,4 +139,26 @@ export async function spliceChangedKeys(store: Store, keys: ReadonlySet<string>,
     result.queued += done.queued;
   }
   return result;
+}
+
+/** The parts' heads of these reports, by report id, in package order. */
+async function storedParts(db: Store['db'], ids: readonly number[]): Promise<Map<number, PartHead[]>> {
+  const out = new Map<number, PartHead[]>();
+  for (const chunk of statementChunks(ids)) {
+    const rows = await db
+      .selectFrom('berth_report_parts')
+      .select(['report_id', 'package_index', 'digest', 'matches'])
+      .where('report_id', 'in', chunk)
+      .orderBy('report_id')
+      .orderBy('package_index')
+      .execute();
+    for (const p of rows) {
+      const id = Number(p.report_id);
+      const head = { packageIndex: Number(p.package_index), digest: p.digest, matches: p.matches };
+      const list = out.get(id);
+      if (list) list.push(head);
+      else out.set(id, [head]);
+    }
+  }
+  return out;
 }

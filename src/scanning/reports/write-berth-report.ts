@@ -4,16 +4,24 @@
 // they computed.
 import { emitEvent } from '../../events/outbox.js';
 import type { Tx } from '../../store/transact.js';
+import type { BerthReportPart } from '../scanner-reports/berth-report-parts.js';
 import type { ReportVulnerability } from '../scanner-reports/scanner-report.js';
 import { type StoredBerthReport, storeBerthReport } from '../scanner-reports/store-scanner-report.js';
 import { MATCHER_VERSION } from './berth-report.js';
 import { vulnReportEvent } from './report-event.js';
-import { matchSpans } from './report-text.js';
 
 export interface BerthReportWrite {
   repoUid: string;
   digest: string;
-  body: { text: string; digest: string; matches: readonly Pick<ReportVulnerability, 'id' | 'severity'>[] };
+  body: {
+    /** Every part of the report, or with `replaced`, the new parts of those packages. */
+    parts: readonly BerthReportPart[];
+    replaced?: readonly number[];
+    /** The report's digest after the write (berth-report-parts.ts reportDigest). */
+    digest: string;
+    /** The whole report's matches after the write, for its event. */
+    matches: readonly Pick<ReportVulnerability, 'id' | 'severity'>[];
+  };
   /** When the advisories matched against last changed. */
   dbBuildTime?: string;
   now: string;
@@ -23,32 +31,21 @@ export interface BerthReportWrite {
   previousIds?: readonly string[];
 }
 
-/** The match ids of a stored report's text. */
-function idsOfText(text: string): string[] {
-  const spans = matchSpans(text);
-  if (spans) return spans.map((s) => s.id);
-  try {
-    const list = JSON.parse(text) as unknown;
-    return Array.isArray(list) ? list.map((v: { id?: unknown }) => String(v?.id)) : [];
-  } catch {
-    return [];
-  }
-}
-
 export async function writeBerthReport(tx: Tx, w: BerthReportWrite): Promise<StoredBerthReport> {
   const stored = await storeBerthReport(tx, {
     repoUid: w.repoUid,
     digest: w.digest,
     scannerVersion: MATCHER_VERSION,
     ...(w.dbBuildTime === undefined ? {} : { dbBuildTime: w.dbBuildTime }),
-    text: w.body.text,
-    textDigest: w.body.digest,
+    parts: w.body.parts,
+    ...(w.body.replaced === undefined ? {} : { replaced: w.body.replaced }),
+    reportDigest: w.body.digest,
     now: w.now,
     expectGeneration: w.expectGeneration,
     readPrevious: w.previousIds === undefined,
   });
   if (stored.changed) {
-    const previousIds = w.previousIds ?? (stored.previous === undefined ? undefined : idsOfText(stored.previous));
+    const previousIds = w.previousIds ?? stored.previousIds;
     await emitEvent(
       tx,
       vulnReportEvent({

@@ -5,6 +5,7 @@
 // says nothing about it, so a scanner's report is the better answer there.
 import { sql } from 'kysely';
 import type { Executor } from '../../store/transact.js';
+import { reportText } from './berth-report-parts.js';
 import type { ReportVulnerability, ScannerName } from './scanner-report.js';
 
 export interface DigestReport {
@@ -18,7 +19,7 @@ export async function reportOfDigest(ex: Executor, repoUid: string, digest: stri
   const row = await ex
     .selectFrom('vuln_reports as r')
     .leftJoin('scan_inventories as i', 'i.digest', 'r.digest')
-    .select(['r.scanner_name', 'r.created_at', 'r.vulnerabilities'])
+    .select(['r.id', 'r.scanner_name', 'r.created_at', 'r.vulnerabilities'])
     .where('r.repo_uid', '=', repoUid)
     .where('r.digest', '=', digest)
     .where((eb) => eb.or([eb('r.scanner_name', '!=', 'BERTH'), eb('i.package_count', '>', 0)]))
@@ -28,5 +29,9 @@ export async function reportOfDigest(ex: Executor, repoUid: string, digest: stri
     .limit(1)
     .executeTakeFirst();
   if (!row) return undefined;
-  return { scanner: row.scanner_name as ScannerName, createdAt: row.created_at, vulnerabilities: JSON.parse(row.vulnerabilities) as ReportVulnerability[] };
+  return {
+    scanner: row.scanner_name as ScannerName,
+    createdAt: row.created_at,
+    vulnerabilities: JSON.parse(await reportText(ex, row)) as ReportVulnerability[],
+  };
 }

@@ -2,9 +2,12 @@
 // the caller's transaction. Storing a report already stored (same repo,
 // digest, scanner and report time) changes nothing, so a referrer seen twice
 // or a job run again is harmless. Berth's own reports (storeBerthReport) are
-// one row per repo and digest, rewritten only when their matches change.
+// one row per repo and digest, rewritten only when their matches change, their
+// matches stored by package in berth_report_parts (berth-report-parts.ts).
 import { createHash } from 'node:crypto';
+import { statementChunks } from '../../store/statement-chunks.js';
 import type { Tx } from '../../store/transact.js';
+import type { BerthReportPart } from './berth-report-parts.js';
 import type { ScannerReport } from './scanner-report.js';
 
 export interface StoreScannerReport {
@@ -52,28 +55,60 @@ export interface StoreBerthReport {
   scannerVersion: string;
   /** When the advisories matched against last changed. */
   dbBuildTime?: string;
-  /** The matches as stored (JSON of ReportVulnerability with Berth's additions) and their sha256. */
-  text: string;
-  textDigest: string;
+  /**
+   * The report's parts (berth-report-parts.ts): every package's with matches
+   * (a whole re-match), or, with `replaced`, the new ones of those packages.
+   */
+  parts: readonly BerthReportPart[];
+  /** A splice: the packages whose parts `parts` replace (the others are kept as stored). */
+  replaced?: readonly number[];
+  /** The digest of all the report's parts' digests after this write (reportDigest). */
+  reportDigest: string;
   now: string;
   /**
    * Write only over this generation (0: only when none is stored): a report
    * computed before another was stored is not written over it (`conflict`).
    */
   expectGeneration?: number;
-  /** Whether to read the text being replaced (for `previous`): a caller that knows it already says false. */
+  /** Whether to read the ids being replaced (for `previousIds`): a caller that knows them already says false. */
   readPrevious?: boolean;
 }
 
 export type StoredBerthReport =
   | { changed: false; generation: number; conflict?: true }
-  /** `previous`: the matches the report held before (JSON), absent for a first report. */
-  | { changed: true; generation: number; previous?: string; conflict?: undefined };
+  /** `previousIds`: the match ids the report held before, absent for a first report. */
+  | { changed: true; generation: number; previousIds?: string[]; conflict?: undefined };
+
+/** Parts per INSERT: five columns each, far under either database's parameter limit. */
+const PARTS_PER_INSERT = 200;
+
+/** The match ids a stored report held: from its parts, or from the text of a row written before parts. */
+async function previousIdsOf(tx: Tx, id: number, text: string): Promise<string[]> {
+  if (text !== '') {
+    try {
+      const list = JSON.parse(text) as unknown;
+      return Array.isArray(list) ? list.map((v: { id?: unknown }) => String(v?.id)) : [];
+    } catch {
+      return [];
+    }
+  }
+  const parts = await tx.selectFrom('berth_report_parts').select('matches').where('report_id', '=', id).orderBy('package_index').execute();
+  return parts.flatMap((p) => (JSON.parse(p.matches) as [string, string][]).map(([matchId]) => matchId));
+}
+
+async function insertParts(tx: Tx, id: number, parts: readonly BerthReportPart[]): Promise<void> {
+  for (const chunk of statementChunks(parts, PARTS_PER_INSERT))
+    await tx
+      .insertInto('berth_report_parts')
+      .values(chunk.map((p) => ({ report_id: id, package_index: p.packageIndex, text: p.text, digest: p.digest, matches: p.matches })))
+      .execute();
+}
 
 /**
  * Berth's own report of a digest in a repo: one row, rewritten in place only
- * when its matches changed (same text digest: nothing is written), each
- * rewrite raising its generation.
+ * when its matches changed (same report digest: nothing is written), each
+ * rewrite raising its generation. The matches go to its parts; the row's
+ * `vulnerabilities` is '' (berth-report-parts.ts assembles the text).
  */
 export async function storeBerthReport(tx: Tx, r: StoreBerthReport): Promise<StoredBerthReport> {
   const old = await tx
@@ -86,26 +121,35 @@ export async function storeBerthReport(tx: Tx, r: StoreBerthReport): Promise<Sto
     .executeTakeFirst();
   if (r.expectGeneration !== undefined && (old?.generation ?? 0) !== r.expectGeneration)
     return { changed: false, generation: old?.generation ?? 0, conflict: true };
-  if (old && old.raw_digest === r.textDigest) return { changed: false, generation: old.generation };
+  if (old && old.raw_digest === r.reportDigest) return { changed: false, generation: old.generation };
   const values = {
     scanner_version: r.scannerVersion,
     db_build_time: r.dbBuildTime ?? null,
     created_at: r.now,
-    vulnerabilities: r.text,
-    raw_digest: r.textDigest,
+    vulnerabilities: '',
+    raw_digest: r.reportDigest,
     store_time: r.now,
   };
   if (old) {
+    const id = Number(old.id);
+    const previousIds = old.vulnerabilities === undefined ? undefined : await previousIdsOf(tx, id, old.vulnerabilities);
     await tx
       .updateTable('vuln_reports')
       .set({ ...values, generation: old.generation + 1 })
       .where('id', '=', old.id)
       .execute();
-    return { changed: true, generation: old.generation + 1, ...(old.vulnerabilities === undefined ? {} : { previous: old.vulnerabilities }) };
+    const q = tx.deleteFrom('berth_report_parts').where('report_id', '=', id);
+    if (r.replaced) {
+      for (const chunk of statementChunks(r.replaced)) await q.where('package_index', 'in', chunk).execute();
+    } else await q.execute();
+    await insertParts(tx, id, r.parts);
+    return { changed: true, generation: old.generation + 1, ...(previousIds === undefined ? {} : { previousIds }) };
   }
-  await tx
+  const inserted = await tx
     .insertInto('vuln_reports')
     .values({ repo_uid: r.repoUid, digest: r.digest, scanner_name: 'BERTH', raw: null, referrer_digest: null, generation: 1, ...values })
-    .execute();
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await insertParts(tx, Number(inserted.id), r.parts);
   return { changed: true, generation: 1 };
 }

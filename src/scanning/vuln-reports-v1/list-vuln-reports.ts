@@ -11,6 +11,7 @@ import { timestampToIso } from '../../core/clock.js';
 import { type VulnReportFilter, type VulnReportList, VulnReportListSchema } from '../../gen/berth/registry/v1/vulnerabilities_pb.js';
 import type { ServiceDeps } from '../../runtime/service-deps.js';
 import { isImageDigest } from '../scanner-reports/scanner-report.js';
+import { reportTexts } from '../scanner-reports/berth-report-parts.js';
 import { reportFromRow, scannerNameOf } from './report-message.js';
 import { badVulnReportRequest } from './vuln-report-errors.js';
 import { inScopes, reportScopes } from './visible-repos.js';
@@ -37,7 +38,7 @@ export async function listVulnReports(deps: ServiceDeps, req: VulnReportFilter, 
   const db = deps.store.db;
   let q = db
     .selectFrom('vuln_reports')
-    .select(['digest', 'scanner_name', 'scanner_version', 'db_build_time', 'created_at', 'vulnerabilities'])
+    .select(['id', 'digest', 'scanner_name', 'scanner_version', 'db_build_time', 'created_at', 'vulnerabilities'])
     .where((eb) => inScopes(eb, scopes));
   if (req.digest !== '') q = q.where('digest', '=', req.digest);
   else if (req.repoId !== '') {
@@ -54,10 +55,11 @@ export async function listVulnReports(deps: ServiceDeps, req: VulnReportFilter, 
   if (req.scanner?.dbBuildTime) q = q.where('db_build_time', '=', timestampToIso(req.scanner.dbBuildTime));
   if (req.createdSince) q = q.where('created_at', '>=', timestampToIso(req.createdSince));
   const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(MAX_REPORTS).execute();
+  const texts = await reportTexts(db, rows);
   const items = [];
   let listed = 0;
-  for (const row of rows) {
-    const item = reportFromRow(row);
+  for (const [i, row] of rows.entries()) {
+    const item = reportFromRow({ ...row, vulnerabilities: texts[i] });
     listed += item.vulnerabilities.length;
     if (items.length > 0 && listed > MAX_LISTED_VULNERABILITIES) break;
     items.push(item);
