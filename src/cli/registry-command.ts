@@ -129,7 +129,7 @@ export function registryCommand(program: Command): void {
       let blobs: ClosableBlobStore | undefined;
       try {
         // gc takes no lock on a filesystem root (see fs-blob-store.ts); on S3, every instance and gc share the bucket.
-        blobs = spec.kind === 's3' ? openS3BlobStore(spec, store) : (await openFsBlobStore(spec, o.data, false))!;
+        blobs = spec.kind === 's3' ? await openS3BlobStore(spec, store) : (await openFsBlobStore(spec, o.data, false))!;
         const report = await runGc(
           { store, blobs },
           {

@@ -101,7 +101,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     throw err;
   }
   // The S3 store keeps its upload state in the database.
-  if (opts.registry && spec.kind === 's3') driver = openS3BlobStore(spec, store);
+  if (opts.registry && spec.kind === 's3') driver = await openS3BlobStore(spec, store);
   const m = metrics();
   // Everything but close() goes through the measured store when metrics are on.
   const blobs: BlobStore | undefined = driver && m ? new MeasuredBlobStore(driver, m) : driver;

@@ -2,14 +2,15 @@
 // default) or an S3-compatible bucket (`--blob-store s3://BUCKET/PREFIX`).
 // The filesystem store is opened before the database (a second server on
 // the same --data stops there); the S3 store keeps its upload state in the
-// database, so it is opened after it.
+// database, so it is opened after it. The S3 driver and the AWS SDK are
+// loaded only when a bucket is named: a server on the filesystem never pays
+// for them.
 import type { Store } from '../../store/store.js';
 import type { BlobStore } from './blob-store.js';
 import { registryBlobRoot } from './fs-blob-layout.js';
 import { FsBlobStore } from './fs-blob-store.js';
-import { S3BlobStore } from './s3-blob-store.js';
-import { S3Bucket, type S3Options } from './s3-bucket.js';
-import { parseS3Url, S3Layout, type S3Location } from './s3-layout.js';
+import type { S3Options } from './s3-bucket.js';
+import { parseS3Url, type S3Location } from './s3-layout.js';
 
 export type BlobStoreSpec =
   | { kind: 'filesystem' }
@@ -48,6 +49,7 @@ export async function openFsBlobStore(spec: BlobStoreSpec, dataDir: string, excl
 }
 
 /** Opens the S3 store over the open database. */
-export function openS3BlobStore(spec: BlobStoreSpec & { kind: 's3' }, store: Store): ClosableBlobStore {
+export async function openS3BlobStore(spec: BlobStoreSpec & { kind: 's3' }, store: Store): Promise<ClosableBlobStore> {
+  const [{ S3BlobStore }, { S3Bucket }, { S3Layout }] = await Promise.all([import('./s3-blob-store.js'), import('./s3-bucket.js'), import('./s3-layout.js')]);
   return new S3BlobStore(new S3Bucket(spec.location.bucket, spec.s3), new S3Layout(spec.location), store, { redirectSeconds: spec.redirectSeconds });
 }
