@@ -11,9 +11,9 @@
 // timed until no job is left, with its CPU time and the reports it rewrote
 // (none, when the splices wrote what a whole re-match does). The aim: the
 // first ≤ 5 % of the second.
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -28,7 +28,7 @@ import { transact } from '../src/store/transact.js';
 import type { NormalizedEvent } from '../src/vulnerabilities/import/normalized-advisory.js';
 import { type GeneratedDocument, generateAdvisories, mulberry32, renderYaml } from '../test/harness/advisory-generator.js';
 import { apkInstalled, osRelease } from '../test/harness/scan-images.js';
-import { freePort, startNode, stopProcess } from './bench-process.js';
+import { cpuTimeUs, freePort, startNode, stopProcess } from './bench-process.js';
 
 const CLI = join(import.meta.dirname, '..', 'src', 'cli', 'main.js');
 const BANNER = /berth is serving at (http\S+) .*\nregistry at (http\S+) \(public URL \S+; token audience ([^)\s]+)\)/;
@@ -58,29 +58,9 @@ export interface RematchResult {
   full: { rescanMs: number; cpuMs: number; rewritten: number; rematched: number };
 }
 
-const TICK_MS = 1000 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
-
-/** CPU time (user + system) of a process and its descendants so far, in ms (Linux /proc). */
-function cpuMs(root: number): number {
-  const stats = new Map<number, { ppid: number; ticks: number }>();
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const text = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const f = text.slice(text.lastIndexOf(')') + 2).split(' ');
-      stats.set(Number(name), { ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) });
-    } catch {
-      // gone meanwhile
-    }
-  }
-  let ticks = 0;
-  const todo = [root];
-  while (todo.length > 0) {
-    const pid = todo.pop() as number;
-    ticks += stats.get(pid)?.ticks ?? 0;
-    for (const [child, st] of stats) if (st.ppid === pid) todo.push(child);
-  }
-  return ticks * TICK_MS;
+/** The server's CPU time so far, in ms (bench-process.ts reads it from /proc). */
+function cpuMs(pid: number | undefined): number {
+  return (cpuTimeUs(pid) ?? 0) / 1000;
 }
 
 /** Berth's reports rewritten since `sinceIso`. */
@@ -236,7 +216,7 @@ export async function benchRematch(feedDir: string, o: RematchOptions): Promise<
       const importMs = await cli(['advisories', 'import', dir, '--data', dataDir]);
       const t = performance.now();
       const from = Number(process.hrtime.bigint() / 1000n);
-      const cpu = cpuMs(child.pid as number);
+      const cpu = cpuMs(child.pid);
       const rematched = await settled(store as Store, since);
       const to = Number(process.hrtime.bigint() / 1000n);
       return {
@@ -244,7 +224,7 @@ export async function benchRematch(feedDir: string, o: RematchOptions): Promise<
         advisories: docs.reduce((a, d) => a + d.advisories.length, 0),
         importMs,
         rematchMs: performance.now() - t,
-        cpuMs: cpuMs(child.pid as number) - cpu,
+        cpuMs: cpuMs(child.pid) - cpu,
         rewritten: await rewritten(store as Store, since),
         rematched,
         window: { from, to },
@@ -258,13 +238,13 @@ export async function benchRematch(feedDir: string, o: RematchOptions): Promise<
     const partial = await round('partial', shuffled.slice(0, Math.max(1, Math.round(o.documents.length / 100))), 1);
     const since = new Date().toISOString();
     const t1 = performance.now();
-    const cpu1 = cpuMs(child.pid as number);
+    const cpu1 = cpuMs(child.pid);
     const digests = (await store.db.selectFrom('scan_inventories').select('digest').execute()).map((r) => r.digest);
     await transact(store, async (tx) => {
       for (const d of digests) await enqueueScanJob(tx, REMATCH_JOB, d, { again: true });
     });
     const rematched = await settled(store, since);
-    const full = { rescanMs: performance.now() - t1, cpuMs: cpuMs(child.pid as number) - cpu1, rewritten: await rewritten(store, since), rematched };
+    const full = { rescanMs: performance.now() - t1, cpuMs: cpuMs(child.pid) - cpu1, rewritten: await rewritten(store, since), rematched };
     return { images: o.images, settleMs, partial, full };
   } finally {
     await store?.close();
