@@ -120,7 +120,7 @@ export function berthVulnerabilities(matches: readonly VulnMatch[]): BerthVulner
 }
 
 /** Matching's order, the order of a stored report: by package, then vulnerability id. */
-export function matchOrder(a: Pick<BerthVulnerability, 'packageIndex' | 'id'>, b: Pick<BerthVulnerability, 'packageIndex' | 'id'>): number {
+function matchOrder(a: Pick<BerthVulnerability, 'packageIndex' | 'id'>, b: Pick<BerthVulnerability, 'packageIndex' | 'id'>): number {
   return a.packageIndex - b.packageIndex || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
