@@ -20,6 +20,7 @@ import { answerClientError, errorResponse } from './error-body.js';
 import { badBody, routeNotFound, starting } from './errors.js';
 import { DEFAULT_LIMITS, http1Server, type ConnectionLimits } from '../http/connection-limits.js';
 import { answerDecodeFailuresAsInvalidArgument } from './decode-failures.js';
+import { deployedAliases } from './alias/alias-services.js';
 import { listen, type Listener } from '../http/listener.js';
 import { discardUnreadBody } from '../http/unread-body.js';
 import { registerReflection } from './reflection-service.js';
@@ -129,13 +130,15 @@ export class ApiListener {
       service: s.service,
       impl: guard(s.service, s.impl(runtime.services), guardDeps, s.guard?.(runtime.services)),
     }));
+    // The same services under the deployed API's gRPC names (gRPC, gRPC-Web and Connect; REST keeps Berth's routes).
+    const aliases = deployedAliases(services);
     await app.register(fastifyConnectPlugin, {
       routes: (router) => {
-        for (const s of services) router.service(s.service, s.impl);
+        for (const s of [...services, ...aliases]) router.service(s.service, s.impl);
         registerReflection(
           router,
-          services.map((s) => s.service),
-          reflectionRegistry(services.map((s) => s.service.file)),
+          [...services, ...aliases].map((s) => s.service),
+          reflectionRegistry([...services, ...aliases].map((s) => s.service.file)),
         );
         answerDecodeFailuresAsInvalidArgument(router);
       },
