@@ -1,13 +1,9 @@
 import type { DescService } from '@bufbuild/protobuf';
 
-/**
- * "berth.iam.v2.GroupsService" → "iam.berth.dev" (the ErrorInfo domain); the
- * deployed name of the same service ("chainguard.platform.iam.v2beta1.GroupsService") answers alike.
- */
+/** "berth.iam.v2.GroupsService" → "iam.berth.dev" (the ErrorInfo domain). */
 export function errorDomainOf(service: DescService): string {
   const parts = service.typeName.split('.');
-  const domain = parts[0] === 'chainguard' && parts[1] === 'platform' ? parts[2] : parts[1];
-  return `${domain ?? 'api'}.berth.dev`;
+  return `${parts[1] ?? 'api'}.berth.dev`;
 }
 
 /** The domain of a request path that matched no route: "/iam/v2/x" → "iam.berth.dev". */

@@ -20,7 +20,7 @@ import { answerClientError, errorResponse } from './error-body.js';
 import { badBody, routeNotFound, starting } from './errors.js';
 import { DEFAULT_LIMITS, http1Server, type ConnectionLimits } from '../http/connection-limits.js';
 import { answerDecodeFailuresAsInvalidArgument } from './decode-failures.js';
-import { deployedAliases } from './alias/alias-services.js';
+import { berthPathOf, deployedAliases } from './alias/alias-services.js';
 import { listen, type Listener } from '../http/listener.js';
 import { discardUnreadBody } from '../http/unread-body.js';
 import { registerReflection } from './reflection-service.js';
@@ -65,6 +65,8 @@ export function startingResponse(pathname: string): { status: number; headers: R
 export class ApiListener {
   private app?: FastifyInstance;
   private handler?: RawHandler;
+  /** Alias method paths → Berth's (alias-services.ts). */
+  private aliasPaths: ReadonlyMap<string, string> = new Map();
   private readonly served: ServedRoute[] = [];
 
   private constructor(
@@ -79,7 +81,10 @@ export class ApiListener {
     let self: ApiListener | undefined;
     const route: RawHandler = (req, res) => {
       discardUnreadBody(req, res);
-      if (self?.handler) return self.handler(req, res);
+      if (self?.handler) {
+        if (req.url) req.url = berthPathOf(req.url, self.aliasPaths);
+        return self.handler(req, res);
+      }
       const r = startingResponse(new URL(req.url ?? '/', 'http://berth.invalid').pathname);
       res.writeHead(r.status, r.headers);
       res.end(r.body);
@@ -130,16 +135,15 @@ export class ApiListener {
       service: s.service,
       impl: guard(s.service, s.impl(runtime.services), guardDeps, s.guard?.(runtime.services)),
     }));
-    // The same services under the deployed API's gRPC names (gRPC, gRPC-Web and Connect; REST keeps Berth's routes).
-    const aliases = deployedAliases(services);
+    // The same services under the deployed API's gRPC names (gRPC, gRPC-Web and Connect; REST keeps Berth's routes):
+    // their paths are rewritten to Berth's before routing (route above).
+    const aliases = deployedAliases(services.map((s) => s.service));
+    this.aliasPaths = aliases.paths;
     await app.register(fastifyConnectPlugin, {
       routes: (router) => {
-        for (const s of [...services, ...aliases]) router.service(s.service, s.impl);
-        registerReflection(
-          router,
-          [...services, ...aliases].map((s) => s.service),
-          reflectionRegistry([...services, ...aliases].map((s) => s.service.file)),
-        );
+        for (const s of services) router.service(s.service, s.impl);
+        const listed = [...services.map((s) => s.service), ...aliases.services];
+        registerReflection(router, listed, reflectionRegistry(listed.map((s) => s.file)));
         answerDecodeFailuresAsInvalidArgument(router);
       },
       // Where a change came from, for the audit log (src/events/audit/).
@@ -148,6 +152,8 @@ export class ApiListener {
       grpcWeb: true,
       connect: true,
       readMaxBytes: bodyLimit,
+      // Fields Berth does not have (the deployed messages' extra fields) are dropped on decode, never echoed back.
+      binaryOptions: { readUnknownFields: false },
       shutdownTimeoutMs: 10_000,
     });
     await app.register(restPlugin, { services, bodyLimit, logger, storage: runtime.storage });

@@ -1,34 +1,20 @@
 // Serves each Berth service also under its deployed names (issue 30). The
 // alias descriptors are built at start from the very descriptors Berth serves
-// (alias-descriptors.ts over deployed-names.ts), and each alias method calls
-// Berth's guarded implementation: a request decoded under the alias is
-// re-read as Berth's message (same field numbers; deployed-only fields are
-// dropped, as proto3 ignores unknown fields) and the answer is re-read as the
-// alias's. The handler context names Berth's method, so events, the guard and
-// errors behave exactly as under the berth.* name.
-import {
-  create,
-  createFileRegistry,
-  type DescFile,
-  type DescMethod,
-  type DescService,
-  type FileRegistry,
-  fromBinary,
-  isMessage,
-  type Message,
-  toBinary,
-} from '@bufbuild/protobuf';
+// (alias-descriptors.ts over deployed-names.ts): a copy of each file under the
+// deployed package, service and method names, with Berth's messages, field
+// numbers and JSON names unchanged. So a request to an alias procedure is
+// byte for byte a request to Berth's: the listener rewrites its path
+// (`/chainguard.platform.iam.v2beta1.GroupsService/CreateGroup` →
+// `/berth.iam.v2.Groups/Create`) before routing, and the same guarded
+// implementation, errors and events answer it. Routing by path rather than
+// registering each alias as a second set of procedures keeps the router (and
+// the process's heap) the size of Berth's own; reflection lists both names.
+import { create, createFileRegistry, type DescFile, type DescService, type FileRegistry } from '@bufbuild/protobuf';
 import { FileDescriptorSetSchema } from '@bufbuild/protobuf/wkt';
-import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
 import { type AliasTable, aliasFiles, deployedServiceNames } from './alias-descriptors.js';
 import { DEPLOYED_METHOD_NAMES, DEPLOYED_PACKAGES, DEPLOYED_SERVICE_NAMES } from './deployed-names.js';
 
 export const DEPLOYED_NAMES: AliasTable = { packages: DEPLOYED_PACKAGES, services: DEPLOYED_SERVICE_NAMES, methods: DEPLOYED_METHOD_NAMES };
-
-export interface ServedService {
-  service: DescService;
-  impl: ServiceImpl<DescService>;
-}
 
 /** A file and everything it imports, each once, dependencies first. */
 function withDeps(roots: readonly DescFile[]): DescFile[] {
@@ -42,46 +28,43 @@ function withDeps(roots: readonly DescFile[]): DescFile[] {
   return [...seen.values()];
 }
 
-type Unary = (req: Message, ctx: HandlerContext) => Promise<Message>;
-
-/** One alias method in front of Berth's: same implementation, guard and errors. */
-function forward(alias: DescMethod, berth: DescMethod, fn: Unary): Unary {
-  return async (req, ctx) => {
-    const inner = fromBinary(berth.input, toBinary(alias.input, req, { writeUnknownFields: false }));
-    const res = await fn(inner, { ...ctx, service: berth.parent, method: berth });
-    const out = isMessage(res, berth.output) ? res : create(berth.output, res);
-    return fromBinary(alias.output, toBinary(berth.output, out));
-  };
-}
-
-function aliasImpl(alias: DescService, berth: DescService, impl: ServiceImpl<DescService>): ServiceImpl<DescService> {
-  const out: Record<string, unknown> = {};
-  alias.methods.forEach((m, i) => {
-    const b = berth.methods[i]; // the alias copies Berth's methods in order
-    const fn = (impl as Record<string, unknown>)[b.localName];
-    if (typeof fn !== 'function') return;
-    // Streaming methods are the guard's refusal, which never reads its request.
-    out[m.localName] = m.methodKind === 'unary' ? forward(m, b, fn as Unary) : fn;
-  });
-  return out as ServiceImpl<DescService>;
-}
-
 /** Berth's files for `services` and their alias under the deployed names, as one registry. */
 export function deployedAliasRegistry(services: readonly DescService[]): FileRegistry {
   const protos = withDeps(services.map((s) => s.file)).map((f) => f.proto);
   return createFileRegistry(create(FileDescriptorSetSchema, { file: [...protos, ...aliasFiles(protos, DEPLOYED_NAMES)] }));
 }
 
-/** Every served service under each of its deployed names, implemented by the served (guarded) implementation. */
-export function deployedAliases(served: readonly ServedService[]): ServedService[] {
-  const registry = deployedAliasRegistry(served.map((s) => s.service));
-  const out: ServedService[] = [];
+export interface DeployedAliases {
+  /** Every served service under each of its deployed names (for reflection). */
+  services: DescService[];
+  /** `/alias.Service/Method` → `/berth.Service/Method`, for every method of every alias. */
+  paths: ReadonlyMap<string, string>;
+}
+
+/** The deployed names of `served`, and the path of each alias method's Berth twin. */
+export function deployedAliases(served: readonly DescService[]): DeployedAliases {
+  const registry = deployedAliasRegistry(served);
+  const services: DescService[] = [];
+  const paths = new Map<string, string>();
   for (const s of served) {
-    for (const name of deployedServiceNames(DEPLOYED_NAMES, s.service.typeName)) {
+    for (const name of deployedServiceNames(DEPLOYED_NAMES, s.typeName)) {
       const alias = registry.getService(name);
-      if (!alias) throw new Error(`the alias of ${s.service.typeName} has no service ${name}`);
-      out.push({ service: alias, impl: aliasImpl(alias, s.service, s.impl) });
+      if (!alias) throw new Error(`the alias of ${s.typeName} has no service ${name}`);
+      services.push(alias);
+      // The alias copies Berth's methods in order.
+      alias.methods.forEach((m, i) => {
+        paths.set(`/${alias.typeName}/${m.name}`, `/${s.typeName}/${s.methods[i].name}`);
+      });
     }
   }
-  return out;
+  return { services, paths };
+}
+
+/** The path of `url` under Berth's names when it names an alias method; `url` itself otherwise. */
+export function berthPathOf(url: string, paths: ReadonlyMap<string, string>): string {
+  if (!url.startsWith('/chainguard.')) return url;
+  const q = url.indexOf('?');
+  const path = q < 0 ? url : url.slice(0, q);
+  const to = paths.get(path);
+  return to === undefined ? url : q < 0 ? to : to + url.slice(q);
 }
