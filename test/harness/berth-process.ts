@@ -89,7 +89,11 @@ export async function startBerth(opts: StartOptions = {}): Promise<Berth> {
   let out = '';
   let onStartOutput: (chunk: Buffer) => void = () => undefined;
   const [url, registryUrl, registryPublicUrl] = await new Promise<[string, string | undefined, string | undefined]>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`berth did not start in time:\n${out}`)), 30_000);
+    // A start that never comes must not leave its server behind (the test file would hang on it).
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`berth did not start in time:\n${out}`));
+    }, 60_000);
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
       const m = /berth is serving at (http\S+)/.exec(out);
