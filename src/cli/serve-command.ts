@@ -225,11 +225,17 @@ case with _ for - (--blob-store: BERTH_BLOB_STORE), or from the --config file,
 the flag without -- as the key (blob-store: s3://bucket). Flags win over the
 environment, the environment over the file, the file over the defaults.`,
     )
+    // The environment and the --config file fill what the command line left
+    // (config-layers.ts) before the action reads its options.
+    .hook('preAction', (cmd) => {
+      const origins = applyConfigLayers(cmd, process.env);
+      const print = cmd.getOptionValue('printConfig') as true | string | undefined;
+      if (print === undefined) return;
+      process.stdout.write(renderConfig(cmd, origins, printFormat(print)));
+      process.exit(0);
+    })
     .action(
-      async (
-        o: {
-        config?: string;
-        printConfig?: true | string;
+      async (o: {
         listen: string;
         tlsCert?: string;
         tlsKey?: string;
@@ -268,16 +274,7 @@ environment, the environment over the file, the file over the defaults.`,
         s3Region?: string;
         s3PathStyle: boolean;
         blobRedirect: boolean;
-      },
-        cmd: Command,
-      ) => {
-        // The environment and the --config file fill what the command line left (config-layers.ts).
-        const origins = applyConfigLayers(cmd, process.env);
-        Object.assign(o, cmd.opts());
-        if (o.printConfig !== undefined) {
-          process.stdout.write(renderConfig(cmd, origins, printFormat(o.printConfig)));
-          return;
-        }
+      }) => {
         const orgCreation = parseOrgCreation(o.allowOrgCreation);
         const format = parseLogFormat(o.logFormat);
         const accessLog = parseSwitch('--access-log', o.accessLog);

@@ -60,7 +60,8 @@ export function applyConfigLayers(cmd: Command, env: NodeJS.ProcessEnv): Setting
   const known = new Set(options.map(fileKey));
   for (const key of Object.keys(file)) {
     if (COMMAND_LINE_ONLY.has(key)) throw new Error(`--config: ${configPath}: "${key}" can only be given on the command line`);
-    if (!known.has(key)) throw new Error(`--config: ${configPath}: unknown key "${key.slice(0, 80)}" (keys are the flags of berth serve without the leading --)`);
+    if (!known.has(key))
+      throw new Error(`--config: ${configPath}: unknown key "${key.slice(0, 80)}" (keys are the flags of berth serve without the leading --)`);
   }
   for (const option of options) {
     const key = fileKey(option);

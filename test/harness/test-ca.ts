@@ -31,7 +31,23 @@ export function makeTestCa(): TestCa {
       writeFileSync(join(dir, `${name}.ext`), 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n');
       openssl(['req', ...EC_KEY, '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${commonName}`], dir);
       openssl(
-        ['x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-days', '1', '-extfile', `${name}.ext`, '-out', `${name}.crt`],
+        [
+          'x509',
+          '-req',
+          '-in',
+          `${name}.csr`,
+          '-CA',
+          'ca.crt',
+          '-CAkey',
+          'ca.key',
+          '-CAcreateserial',
+          '-days',
+          '1',
+          '-extfile',
+          `${name}.ext`,
+          '-out',
+          `${name}.crt`,
+        ],
         dir,
       );
       return { certFile: join(dir, `${name}.crt`), keyFile: join(dir, `${name}.key`) };

@@ -16,6 +16,7 @@ import { createClient } from '@connectrpc/connect';
 import { createGrpcTransport } from '@connectrpc/connect-node';
 import { GroupsService } from '../../src/gen/berth/iam/v2/groups_pb.js';
 import { CLI, startBerth, type Berth } from '../harness/berth-process.js';
+import { berthCli } from '../harness/cli-run.js';
 import { writeImage } from '../harness/oci-layout.js';
 import { skopeo, skopeoMissing } from '../harness/skopeo.js';
 import { makeTestCa, type TestCa } from '../harness/test-ca.js';
@@ -30,6 +31,7 @@ function servedName(url: string, ca: string, alpn: string[] = ['http/1.1']): Pro
       s.end();
     });
     s.on('error', reject);
+    s.setTimeout(10_000, () => s.destroy(new Error(`no TLS handshake with ${url} in 10 s`)));
   });
 }
 
@@ -44,6 +46,7 @@ function httpsGet(url: string, ca: string, token?: string): Promise<{ status: nu
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body, cn }));
     });
     req.on('error', reject);
+    req.setTimeout(10_000, () => req.destroy(new Error(`no answer from ${url} in 10 s`)));
   });
 }
 
@@ -53,6 +56,8 @@ function sessionGet(session: http2.ClientHttp2Session, path: string): Promise<nu
     const req = session.request({ ':path': path });
     req.on('response', (h) => resolve(Number(h[':status'])));
     req.on('error', reject);
+    req.setTimeout(10_000, () => req.close());
+    req.on('close', () => reject(new Error(`no answer to ${path} on the open session`)));
     req.resume();
   });
 }
@@ -88,6 +93,7 @@ describe('TLS on both listeners', () => {
     const r = spawnSync(process.execPath, [CLI, 'auth', 'token', '--credentials', berth.credentialsFile, '--api', berth.url], {
       encoding: 'utf8',
       env: { ...process.env, NODE_EXTRA_CA_CERTS: ca.caFile },
+      timeout: 60_000,
     });
     assert.equal(r.status, 0, r.stderr);
     token = r.stdout.trim();
@@ -129,6 +135,7 @@ describe('TLS on both listeners', () => {
     const r = spawnSync(process.execPath, [CLI, 'auth', 'token', '--credentials', berth.credentialsFile, '--api', berth.url, '--audience', host], {
       encoding: 'utf8',
       env: { ...process.env, NODE_EXTRA_CA_CERTS: ca.caFile },
+      timeout: 60_000,
     });
     assert.equal(r.status, 0, r.stderr);
     // skopeo trusts every *.crt of a --dest-cert-dir as a CA.
@@ -138,7 +145,16 @@ describe('TLS on both listeners', () => {
     mkdirSync(layout, { recursive: true });
     const image = await writeImage(layout, 'v1', { layers: [2000] });
     const dest = `docker://${host}/${berth.orgName}/tls/app:v1`;
-    const pushed = await skopeo(['copy', '--preserve-digests', '--dest-cert-dir', certDir, '--dest-creds', `_token:${r.stdout.trim()}`, `oci:${layout}:v1`, dest]);
+    const pushed = await skopeo([
+      'copy',
+      '--preserve-digests',
+      '--dest-cert-dir',
+      certDir,
+      '--dest-creds',
+      `_token:${r.stdout.trim()}`,
+      `oci:${layout}:v1`,
+      dest,
+    ]);
     assert.equal(pushed.code, 0, pushed.stderr);
     const inspect = await skopeo(['inspect', '--format', '{{.Digest}}', '--cert-dir', certDir, '--creds', `_token:${r.stdout.trim()}`, dest]);
     assert.equal(inspect.stdout.trim(), image.manifest.digest, inspect.stderr);
@@ -173,18 +189,20 @@ describe('TLS on both listeners', () => {
     }
   });
 
-  it('refuses to start with an unreadable key or a key that does not match its certificate, naming the flag', () => {
+  it('refuses to start with an unreadable key or a key that does not match its certificate, naming the flag', async () => {
     const other = ca.issue('berth-other');
     const data = mkdtempSync(join(tmpdir(), 'berth-tls-bad-'));
-    const serve = (extra: string[]) =>
-      spawnSync(process.execPath, [CLI, 'serve', '--listen', '127.0.0.1:0', '--registry-listen', 'off', '--data', data, ...extra], { encoding: 'utf8' });
-    const missing = serve(['--tls-cert', other.certFile, '--tls-key', join(data, 'absent.key')]);
-    assert.equal(missing.status, 1);
+    const serve = (extra: string[]) => berthCli(['serve', '--listen', '127.0.0.1:0', '--registry-listen', 'off', '--data', data, ...extra]);
+    const [missing, mismatched, half] = await Promise.all([
+      serve(['--tls-cert', other.certFile, '--tls-key', join(data, 'absent.key')]),
+      serve(['--tls-cert', other.certFile, '--tls-key', second.keyFile]),
+      serve(['--tls-cert', other.certFile]),
+    ]);
+    assert.equal(missing.code, 1);
     assert.match(missing.stderr, /--tls-key: cannot read .*absent\.key: ENOENT/);
-    const mismatched = serve(['--tls-cert', other.certFile, '--tls-key', served.keyFile]);
-    assert.equal(mismatched.status, 1);
+    assert.equal(mismatched.code, 1);
     assert.match(mismatched.stderr, /--tls-key: the key in .* does not match the certificate in .*berth-other\.crt/);
-    const half = serve(['--tls-cert', other.certFile]);
+    assert.equal(half.code, 1);
     assert.match(half.stderr, /--tls-cert and --tls-key go together/);
   });
 });
