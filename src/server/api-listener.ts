@@ -22,6 +22,7 @@ import { DEFAULT_LIMITS, http1Server, type ConnectionLimits } from '../http/conn
 import { answerDecodeFailuresAsInvalidArgument } from './decode-failures.js';
 import { berthPathOf, deployedAliases } from './alias/alias-services.js';
 import { listen, type Listener } from '../http/listener.js';
+import type { LoadedCertificate, TlsFiles } from '../http/tls-certificate.js';
 import { discardUnreadBody } from '../http/unread-body.js';
 import { registerReflection } from './reflection-service.js';
 import { restPlugin } from './rest/rest-plugin.js';
@@ -46,6 +47,8 @@ export interface ApiListenerOptions {
   bodyLimit?: number;
   /** An access log line per request (at info level); off when absent. */
   accessLog?: boolean;
+  /** Serve TLS with this certificate (--tls-cert, --tls-key); cleartext when absent. */
+  tls?: TlsFiles;
 }
 
 type RawHandler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
@@ -91,14 +94,24 @@ export class ApiListener {
     };
     const observed = observeRequests(route as never, { listener: 'api', logger: opts.logger, accessLog: opts.accessLog ?? false });
     h1.on('request', observed);
-    self = new ApiListener(opts, h1, await listen(h1, observed, opts.host, opts.port, limits));
+    self = new ApiListener(opts, h1, await listen(h1, observed, opts.host, opts.port, limits, { tls: opts.tls }));
     return self;
   }
 
   /** Where this process listens. */
   get url(): string {
     const host = this.opts.host.includes(':') ? `[${this.opts.host}]` : this.opts.host;
-    return `http://${host}:${this.listener.address.port}`;
+    return `${this.opts.tls ? 'https' : 'http'}://${host}:${this.listener.address.port}`;
+  }
+
+  /** The certificate served, when the listener speaks TLS. */
+  get certificate(): LoadedCertificate | undefined {
+    return this.listener.certificate;
+  }
+
+  /** Reads the certificate files again for new connections; throws, keeping the current one, when they cannot be used. */
+  reloadCertificate(): LoadedCertificate {
+    return this.listener.reloadCertificate();
   }
 
   /** Every route registered on the Fastify app (Connect's, the REST prefixes, the plain routes). */

@@ -114,7 +114,7 @@ export async function startBerth(opts: StartOptions = {}): Promise<Berth> {
   // Logs must not fill the pipe; keep draining, and keep the last of them for a failing test to show.
   child.stdout!.off('data', onStartOutput);
   child.stderr!.off('data', onStartOutput);
-  let recent = '';
+  let recent = out.slice(-RECENT_LOG_CHARS); // the start's own lines (warnings) included
   const keep = (chunk: Buffer) => {
     recent = (recent + chunk.toString()).slice(-RECENT_LOG_CHARS);
   };
