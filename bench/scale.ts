@@ -323,8 +323,10 @@ async function main() {
       const B = medianResult(runs.bare);
       const share = median(runs.large.map((x, i) => x.rps / runs.bare[i].rps));
       console.log(formatResult(`bare  ${c.label}`, B));
-      console.log(`  at size ${(share * 100).toFixed(0)} % of the bare route's req/s (floor 50 %)`);
-      line += ` ${B.rps.toFixed(0)} req/s, ${(share * 100).toFixed(0)} % |`;
+      // By server CPU per request as well, which other load on the machine moves far less than req/s.
+      const cpuShare = runs.large.every((x, i) => x.cpuUs && runs.bare[i].cpuUs) ? median(runs.large.map((x, i) => runs.bare[i].cpuUs! / x.cpuUs!)) : NaN;
+      console.log(`  at size ${(share * 100).toFixed(0)} % of the bare route's req/s (floor 50 %), ${(cpuShare * 100).toFixed(0)} % by CPU per request`);
+      line += ` ${B.rps.toFixed(0)} req/s; ${(share * 100).toFixed(0)} % of req/s, ${(cpuShare * 100).toFixed(0)} % by CPU |`;
       if (share < 0.5) failed.push(`${c.label}: ${(share * 100).toFixed(0)} % of the bare route`);
     } else line += ' |';
     rows.push(line);
