@@ -114,7 +114,7 @@ describe('three instances behind haproxy', { skip }, () => {
   });
 
   it('commits an upload whose chunks went to different instances, and every instance serves the blob', async () => {
-    const repo = await RepoClient.open(front, 'chunked');
+    const repo = new RepoClient(front, 'chunked', regToken);
     const bytes = randomBytes(3 * 4 * MiB + 123); // chunks across the 10 MiB part boundary
     const start = await repo.send('POST', `/v2/${repo.name}/blobs/uploads/`);
     assert.equal(start.status, 202, start.text);
@@ -227,7 +227,7 @@ describe('three instances behind haproxy', { skip }, () => {
   });
 
   it('collects garbage beside the serving instances, which go on pushing and pulling', async () => {
-    const repo = await RepoClient.open(front, 'gc');
+    const repo = new RepoClient(front, 'gc', regToken);
     const orphan = await repo.pushBlob(randomBytes(5000)); // no manifest lists it
     const layout = tmp('gc');
     const image = await writeImage(layout, 'g', { layers: [200_000] });
