@@ -35,7 +35,8 @@ export async function testBucket(): Promise<TestBucket | string> {
   };
   const client = clientOf(b);
   try {
-    await client.send(new CreateBucketCommand({ Bucket: bucket }));
+    // A store that accepts connections but never answers (a full Ceph OSD) fails the test, not hangs it.
+    await client.send(new CreateBucketCommand({ Bucket: bucket }), { abortSignal: AbortSignal.timeout(30_000) });
   } catch (err) {
     const name = (err as { name?: string }).name;
     if (name !== 'BucketAlreadyOwnedByYou' && name !== 'BucketAlreadyExists') throw err;
