@@ -20,7 +20,7 @@
 // --profile: instead of the runs, profiles the server (node --cpu-prof) under
 // list 50 and GET load and prints where its time goes, then the bare routes.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -160,8 +160,8 @@ async function main() {
   const serveArgs = [CLI, 'serve', '--listen', `127.0.0.1:${port}`, '--registry-listen', 'off', '--data', dataDir, '--log-level', 'info'];
   if (values.database) serveArgs.push('--database', values.database);
   const serving = /berth is serving at (http\S+)/;
-  const startBerth = async (nodeFlags: string[] = [], extra: string[] = []) => {
-    const s = await startNode([...nodeFlags, ...serveArgs, ...extra], serving);
+  const startBerth = async (nodeFlags: string[] = [], extra: string[] = [], stdout: number | 'pipe' = 'pipe') => {
+    const s = await startNode([...nodeFlags, ...serveArgs, ...extra], serving, stdout);
     return { child: s.child, url: s.match[1] };
   };
   const QUIET = ['--metrics', 'off', '--access-log', 'off'];
@@ -206,11 +206,16 @@ async function main() {
   );
 
   if (values.observability) {
-    const on = await startBerth();
-    const off = await startBerth([], [...QUIET, '--listen', `127.0.0.1:${quietPort}`, '--public-url', `http://127.0.0.1:${port}`]);
+    // The JSON log goes to a file (written through, as for a log shipper that tails it), not to a
+    // pipe this process drains: under other load this process, the load generator, fell behind
+    // reading, and the server's blocking writes to a full pipe were timed as the log's cost.
+    const log = openSync(join(dataDir, 'access.log'), 'a');
+    const on = await startBerth([], [], log);
+    const off = await startBerth([], [...QUIET, '--listen', `127.0.0.1:${quietPort}`, '--public-url', `http://127.0.0.1:${port}`], log);
     await benchObservability(on, off, { 'GET one repo': getSpec, 'list 50': listSpec }, RUNS, measure);
     await stopProcess(off.child);
     await stopProcess(on.child);
+    closeSync(log);
   } else if (values.profile) {
     for (const [name, spec] of [
       ['list 50, page 1', listSpec],
