@@ -1,5 +1,5 @@
 // Every gate but the behaviour tests: proto lint, regenerate-and-diff of
-// src/gen, the strict type check (build), lint and format (Biome), and the
+// src/gen (Berth's protos and their deployed-names alias), the strict type check (build), lint and format (Biome), and the
 // structure and docs drift tests. `npm run check && npm test` is the full set.
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
@@ -21,6 +21,7 @@ function step(name, cmd, args) {
 
 step('buf lint', join(bin, 'buf'), ['lint']);
 step('buf generate', join(bin, 'buf'), ['generate']);
+step('generate the deployed-names alias', process.execPath, [join(root, 'scripts', 'generate-alias.js')]);
 step('generated code is committed', 'git', ['diff', '--exit-code', '--stat', '--', 'src/gen']);
 step('tsc (strict)', process.execPath, [join(root, 'scripts', 'build.js')]);
 step('lint and format (biome check; fix with npx biome check --write)', join(bin, 'biome'), ['check', '--error-on-warnings']);

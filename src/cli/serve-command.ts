@@ -20,6 +20,10 @@ import { parseDurationFlag } from './duration-flag.js';
 import { blobStoreSpec } from '../registry/blobs/open-blob-store.js';
 import { parseLogFormat, textLogStream, turnBatchedStdout } from './log-format.js';
 import { enableMetrics } from '../core/metrics.js';
+import { loadCertificate, tlsFiles } from '../http/tls-certificate.js';
+import { applyConfigLayers } from '../config/config-layers.js';
+import { printFormat, renderConfig } from '../config/print-config.js';
+import { insecureWarnings } from '../config/insecure-warnings.js';
 
 function parseSwitch(flag: string, value: string): boolean {
   if (value !== 'on' && value !== 'off') throw new Error(`${flag} must be on or off, got ${JSON.stringify(value)}`);
@@ -41,9 +45,13 @@ function parseRegistry(o: {
   publicOrg: string;
   historySegment: string;
   registryRequestTimeout: string;
+  registryTlsCert?: string;
+  registryTlsKey?: string;
 }): RegistryServeOptions | undefined {
+  const tls = tlsFiles(o.registryTlsCert, o.registryTlsKey, '--registry-tls-cert', '--registry-tls-key');
   if (o.registryListen === 'off') {
     if (o.registryPublicUrl !== undefined) throw new Error('--registry-public-url needs a registry: drop it or --registry-listen off');
+    if (tls) throw new Error('--registry-tls-cert needs a registry: drop it or --registry-listen off');
     return undefined;
   }
   const problem = historySegmentProblem(o.historySegment) ?? publicOrgProblem(o.publicOrg);
@@ -58,6 +66,7 @@ function parseRegistry(o: {
     publicOrg: o.publicOrg,
     historySegment: o.historySegment,
     requestTimeoutMs: parseDuration('--registry-request-timeout', o.registryRequestTimeout),
+    tls,
   };
 }
 
@@ -124,7 +133,11 @@ export function serveCommand(program: Command): void {
   program
     .command('serve')
     .description('Run the Berth API server (REST/JSON, gRPC, gRPC-Web and Connect on one port) and the OCI registry (a second port)')
+    .option('--config <file>', 'YAML (or JSON) file of settings: each key a flag without the leading -- (docs/operations.md); or BERTH_CONFIG')
+    .option('--print-config [format]', 'print the effective configuration (yaml or json) with secrets masked, and exit')
     .option('--listen <host:port>', 'address to listen on', '127.0.0.1:8080')
+    .option('--tls-cert <file>', 'PEM certificate (chain) of the API listener: it then serves HTTPS, HTTP/2 by ALPN for gRPC; reread on SIGHUP')
+    .option('--tls-key <file>', 'PEM private key of --tls-cert')
     .option('--registry-listen <host:port>', 'address of the OCI registry (distribution API, /token, tag history); "off" runs no registry', '127.0.0.1:5000')
     .option(
       '--registry-public-url <url>',
@@ -136,6 +149,8 @@ export function serveCommand(program: Command): void {
       'longest one registry request may take (a blob upload streams for as long as it needs; a silent one still ends after --idle-timeout)',
       seconds(REGISTRY_REQUEST_TIMEOUT_MS),
     )
+    .option('--registry-tls-cert <file>', 'PEM certificate (chain) of the registry listener: it then serves HTTPS; reread on SIGHUP')
+    .option('--registry-tls-key <file>', 'PEM private key of --registry-tls-cert')
     .option('--history-segment <name>', 'path segment of the tag history route /v2/<org>/<image>/<segment>/history/<tag>', DEFAULT_HISTORY_SEGMENT)
     .option('--data <dir>', 'data directory (SQLite file, admin credentials)', './data')
     .option(
@@ -203,11 +218,29 @@ Several instances may share one PostgreSQL database; give them the same
 --public-url so tokens and page tokens from one are accepted by all (and the
 same secrets key, when one is given), and the same --registry-public-url.
 
-Registry tokens: docker login <registry host> -u _token -p "$(npx berth auth token --audience <registry host>)"`,
+Registry tokens: docker login <registry host> -u _token -p "$(npx berth auth token --audience <registry host>)"
+
+Every flag may also come from the environment, BERTH_ and the flag in upper
+case with _ for - (--blob-store: BERTH_BLOB_STORE), or from the --config file,
+the flag without -- as the key (blob-store: s3://bucket). Flags win over the
+environment, the environment over the file, the file over the defaults.`,
     )
+    // The environment and the --config file fill what the command line left
+    // (config-layers.ts) before the action reads its options.
+    .hook('preAction', (cmd) => {
+      const origins = applyConfigLayers(cmd, process.env);
+      const print = cmd.getOptionValue('printConfig') as true | string | undefined;
+      if (print === undefined) return;
+      process.stdout.write(renderConfig(cmd, origins, printFormat(print)));
+      process.exit(0);
+    })
     .action(
       async (o: {
         listen: string;
+        tlsCert?: string;
+        tlsKey?: string;
+        registryTlsCert?: string;
+        registryTlsKey?: string;
         registryListen: string;
         registryPublicUrl?: string;
         publicOrg: string;
@@ -249,13 +282,19 @@ Registry tokens: docker login <registry host> -u _token -p "$(npx berth auth tok
         const logOptions = { level: o.logLevel, redact: ['req.headers.authorization', '*.token', '*.privateKey'] };
         const logger = pino(logOptions, format === 'text' ? textLogStream() : turnBatchedStdout());
         const { host, port } = parseListen(o.listen);
+        const tls = tlsFiles(o.tlsCert, o.tlsKey, '--tls-cert', '--tls-key');
         const registry = parseRegistry(o);
+        const exposure = [{ flag: '--listen', host, tls: tls !== undefined }];
+        if (registry) exposure.push({ flag: '--registry-listen', host: registry.host, tls: registry.tls !== undefined });
+        for (const w of insecureWarnings({ ...o, listeners: exposure })) logger.warn({ flag: w.flag }, w.message);
         const blobStore = blobStoreSpec(o);
         const limits = parseLimits(o);
         const events = parseEvents(o);
         const termsDocuments = o.termsFile === undefined ? [] : readTermsFile(o.termsFile);
         const databaseUrl = o.database ?? process.env.BERTH_DATABASE_URL;
         const secretsKey = o.secretsKeyFile !== undefined ? readFileSync(o.secretsKeyFile, 'utf8') : process.env.BERTH_SECRETS_KEY || undefined;
+        // A certificate that cannot be used stops the start before anything is opened.
+        for (const files of [tls, registry?.tls]) if (files) loadCertificate(files);
         const warning = dataDirWarning(o.data);
         if (warning) process.stderr.write(`warning: ${warning}\n`);
         // The server stack is loaded only here: every other command starts without it.
@@ -279,6 +318,7 @@ Registry tokens: docker login <registry host> -u _token -p "$(npx berth auth tok
           feedRequiresAuth: o.feedRequiresAuth,
           blobStore,
           accessLog,
+          tls,
         });
         logger.info({ url: server.url, registryUrl: server.registryUrl, database: describeDatabase({ databaseUrl, dataDir: o.data }) }, 'berth is serving');
         // One write, so a reader of the first line has the registry's too; on
@@ -310,6 +350,8 @@ Registry tokens: docker login <registry host> -u _token -p "$(npx berth auth tok
         };
         process.on('SIGTERM', () => void stop('SIGTERM'));
         process.on('SIGINT', () => void stop('SIGINT'));
+        // SIGHUP rereads the certificates; without TLS it keeps its default (the process ends).
+        if (tls || registry?.tls) process.on('SIGHUP', () => server.reloadCertificates());
       },
     );
 }

@@ -3,7 +3,7 @@
 // tie-breaker, skip, total count and an authenticated page token. Page N
 // costs what page 1 costs. It knows no domain: tables and columns are given.
 // Its queries are compiled once per shape (store/compiled-queries.ts).
-import { sql, type Kysely, type SqlBool } from 'kysely';
+import { sql, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Order } from './list-params.js';
 import type { PageTokens } from './page-token.js';
 import type { Database } from '../store/database.js';
@@ -11,9 +11,10 @@ import type { Store } from '../store/store.js';
 import { compiledQuery, runCompiled } from '../store/compiled-queries.js';
 import type { TableVersions } from '../store/table-versions.js';
 import { inSubtrees, split, type Condition } from './conditions.js';
-import type { ListTotals } from './list-totals.js';
+import { EXACT_TOTAL_LIMIT, type ListTotals } from './list-totals.js';
 
 const COUNT = compiledQuery('list count');
+const CAPPED_COUNT = compiledQuery('list count up to a limit');
 const PAGE = compiledQuery('list page');
 
 export type { Condition } from './conditions.js';
@@ -74,6 +75,51 @@ function whereShape(conditions: readonly Condition[]): { shape: string; values: 
   return { shape: conditions.map((c) => c.shape).join(' and '), values: conditions.flatMap((c) => c.values) };
 }
 
+/**
+ * The total of a list. Where the database keeps statistics (PostgreSQL),
+ * matches are counted only up to EXACT_TOTAL_LIMIT + 1, walking the key's
+ * index, and a list with more matches answers the planner's estimate (never
+ * less than what was counted): an exact count reads every match, a scan per
+ * request over a large table each time a write changed its version
+ * (docs/performance.md). SQLite keeps no statistics: its counts are exact.
+ */
+async function countMatches(
+  store: Store,
+  db: AnyDb,
+  table: string,
+  key: string,
+  where: { shape: string; values: unknown[] },
+  // biome-ignore lint/suspicious/noExplicitAny: Kysely cannot type a table chosen at run time
+  matching: (values: readonly unknown[]) => SelectQueryBuilder<any, any, object>,
+): Promise<number> {
+  const estimate = store.caps.estimateRows;
+  if (!estimate) {
+    const rows = await runCompiled<{ n: number | string | bigint }>(db, { handle: COUNT, shape: `${table} where ${where.shape}` }, where.values, (vs) =>
+      matching(vs).select((eb) => eb.fn.countAll().as('n')),
+    );
+    return Number(rows[0].n);
+  }
+  // Ordered by the key, so the planner walks the key's index and stops at the limit.
+  const rows = await runCompiled<{ n: number | string | bigint }>(
+    db,
+    { handle: CAPPED_COUNT, shape: `${table} where ${where.shape} key ${key}` },
+    where.values,
+    (vs) =>
+      db
+        .selectFrom(
+          matching(vs)
+            .select(sql.lit(1).as('one'))
+            .orderBy(key as never)
+            .limit(sql.lit(EXACT_TOTAL_LIMIT + 1))
+            .as('capped'),
+        )
+        .select((eb) => eb.fn.countAll().as('n')),
+  );
+  const counted = Number(rows[0].n);
+  if (counted <= EXACT_TOTAL_LIMIT) return counted;
+  return Math.max(counted, Math.round(await estimate(matching(where.values).select(sql.lit(1).as('one')))));
+}
+
 export async function listPage<Row>(store: Store, tokens: PageTokens, counts: ListTotals, req: PageRequest): Promise<Page<Row> | PageTokenError> {
   const column = req.columns[req.order.field];
   const key = req.key ?? 'uid';
@@ -90,21 +136,18 @@ export async function listPage<Row>(store: Store, tokens: PageTokens, counts: Li
   const db = store.db as unknown as AnyDb;
   const counting = [...req.conditions, ...scopes.map((s) => inSubtrees(s.uids, s.self))];
   const countWhere = whereShape(counting);
-  const countQuery = { handle: COUNT, shape: `${req.table} where ${countWhere.shape}` };
+  const matching = (vs: readonly unknown[]) => {
+    let c = db.selectFrom(req.table);
+    for (const [cond, v] of split(counting, vs)) c = c.where((eb) => cond.where(eb, v));
+    return c;
+  };
   const total =
     req.knownTotal ??
     (await counts.count(
       store,
       req.table,
       `${req.fingerprint}\u0000${JSON.stringify(scopes)}`,
-      async () => {
-        const rows = await runCompiled<{ n: number | string | bigint }>(db, countQuery, countWhere.values, (vs) => {
-          let c = db.selectFrom(req.table).select((eb) => eb.fn.countAll().as('n'));
-          for (const [cond, v] of split(counting, vs)) c = c.where((eb) => cond.where(eb, v));
-          return c;
-        });
-        return Number(rows[0].n);
-      },
+      () => countMatches(store, db, req.table, key, countWhere, matching),
       req.versions,
     ));
 

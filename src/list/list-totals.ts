@@ -11,6 +11,12 @@ import { setRecent } from '../core/recent-map.js';
 
 const MAX_ENTRIES = 10_000;
 
+/**
+ * Matches up to which a total is exact everywhere; above it, on PostgreSQL,
+ * a total is the planner's estimate (keyset-page.ts countMatches; docs/api.md).
+ */
+export const EXACT_TOTAL_LIMIT = 10_000;
+
 export class ListTotals {
   private readonly entries = new Map<string, number>();
 

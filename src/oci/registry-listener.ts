@@ -14,6 +14,7 @@ import type { Runtime } from '../runtime/runtime.js';
 import { answerClientErrorWith } from '../http/client-errors.js';
 import { DEFAULT_LIMITS, http1Server, type ConnectionLimits } from '../http/connection-limits.js';
 import { listen, type Listener } from '../http/listener.js';
+import type { LoadedCertificate, TlsFiles } from '../http/tls-certificate.js';
 import { discardUnreadBody } from '../http/unread-body.js';
 import { healthz } from '../http/healthz.js';
 import { readyz } from '../http/readyz.js';
@@ -49,6 +50,8 @@ export interface RegistryListenerOptions {
   manifestObserver?: ManifestObserver;
   /** An access log line per request (at info level); off when absent. */
   accessLog?: boolean;
+  /** Serve TLS with this certificate (--registry-tls-cert, --registry-tls-key); cleartext when absent. */
+  tls?: TlsFiles;
 }
 
 type RawHandler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
@@ -93,9 +96,9 @@ export class RegistryListener {
     };
     const observed = observeRequests(route as never, { listener: 'registry', logger: opts.logger, accessLog: opts.accessLog ?? false });
     h1.on('request', observed);
-    const listener = await listen(h1, observed, opts.host, opts.port, limits, { http2: false });
+    const listener = await listen(h1, observed, opts.host, opts.port, limits, { http2: false, tls: opts.tls });
     const host = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
-    const pub = registryPublicUrl(opts.publicUrl ?? `http://${host}:${listener.address.port}`);
+    const pub = registryPublicUrl(opts.publicUrl ?? `${opts.tls ? 'https' : 'http'}://${host}:${listener.address.port}`);
     if (typeof pub === 'string') {
       await listener.close(0);
       throw new Error(pub);
@@ -107,7 +110,17 @@ export class RegistryListener {
   /** Where this process listens. */
   get listenUrl(): string {
     const host = this.opts.host.includes(':') ? `[${this.opts.host}]` : this.opts.host;
-    return `http://${host}:${this.listener.address.port}`;
+    return `${this.opts.tls ? 'https' : 'http'}://${host}:${this.listener.address.port}`;
+  }
+
+  /** The certificate served, when the listener speaks TLS. */
+  get certificate(): LoadedCertificate | undefined {
+    return this.listener.certificate;
+  }
+
+  /** Reads the certificate files again for new connections; throws, keeping the current one, when they cannot be used. */
+  reloadCertificate(): LoadedCertificate {
+    return this.listener.reloadCertificate();
   }
 
   /** Serves /v2/, /token and the repository routes for the runtime; until then requests get 503. */

@@ -17,6 +17,7 @@ import { metrics } from '../core/metrics.js';
 import { publishQueueGauges } from './queue-gauges.js';
 import { ApiListener, type ServedRoute } from '../server/api-listener.js';
 import { DEFAULT_LIMITS, type ConnectionLimits } from '../http/connection-limits.js';
+import type { TlsFiles } from '../http/tls-certificate.js';
 import type { EventSettings } from '../events/event-settings.js';
 import { AuditRetention } from '../events/audit/audit-retention.js';
 import { DeliveryWorker } from '../events/delivery-worker/delivery-worker.js';
@@ -56,6 +57,8 @@ export interface ServeOptions {
   blobStore?: BlobStoreSpec;
   /** An access log line per request on both listeners (--access-log). */
   accessLog?: boolean;
+  /** The API listener's certificate (--tls-cert, --tls-key); cleartext when absent. */
+  tls?: TlsFiles;
 }
 
 export interface RegistryServeOptions {
@@ -69,6 +72,8 @@ export interface RegistryServeOptions {
   historySegment: string;
   /** Longest one registry request may take (blob uploads are long); REGISTRY_REQUEST_TIMEOUT_MS when absent. */
   requestTimeoutMs?: number;
+  /** The registry listener's certificate (--registry-tls-cert, --registry-tls-key); cleartext when absent. */
+  tls?: TlsFiles;
 }
 
 export interface RunningServer {
@@ -84,6 +89,8 @@ export interface RunningServer {
   firstStart?: FirstStartResult;
   /** Every HTTP route the API listener's Fastify serves (what test/api/openapi.test.ts holds the OpenAPI document to). */
   apiRoutes: readonly ServedRoute[];
+  /** Reads each TLS listener's certificate files again (SIGHUP); a listener whose new files fail keeps its certificate, and the failure is logged. */
+  reloadCertificates(): void;
   close(): Promise<void>;
 }
 
@@ -117,6 +124,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       bodyLimit: opts.bodyLimit,
       limits: opts.limits,
       accessLog: opts.accessLog,
+      tls: opts.tls,
     });
     if (opts.registry)
       registry = await RegistryListener.bind({
@@ -181,6 +189,20 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     store,
     firstStart: rt.firstStart,
     apiRoutes: listener.routes,
+    reloadCertificates() {
+      for (const [name, l] of [
+        ['api', listener],
+        ['registry', reg],
+      ] as const) {
+        if (!l?.certificate) continue;
+        try {
+          const cert = l.reloadCertificate();
+          opts.logger.info({ listener: name, subject: cert.subject, validTo: cert.validTo.toISOString() }, 'TLS certificate reloaded');
+        } catch (err) {
+          opts.logger.error({ listener: name, err: (err as Error).message }, 'TLS certificate reload failed: the current certificate stays in use');
+        }
+      }
+    },
     async close() {
       if (closed) return;
       closed = true;

@@ -20,7 +20,9 @@ import { answerClientError, errorResponse } from './error-body.js';
 import { badBody, routeNotFound, starting } from './errors.js';
 import { DEFAULT_LIMITS, http1Server, type ConnectionLimits } from '../http/connection-limits.js';
 import { answerDecodeFailuresAsInvalidArgument } from './decode-failures.js';
+import { berthPathOf, deployedAliases } from './alias/alias-services.js';
 import { listen, type Listener } from '../http/listener.js';
+import type { LoadedCertificate, TlsFiles } from '../http/tls-certificate.js';
 import { discardUnreadBody } from '../http/unread-body.js';
 import { registerReflection } from './reflection-service.js';
 import { restPlugin } from './rest/rest-plugin.js';
@@ -45,6 +47,8 @@ export interface ApiListenerOptions {
   bodyLimit?: number;
   /** An access log line per request (at info level); off when absent. */
   accessLog?: boolean;
+  /** Serve TLS with this certificate (--tls-cert, --tls-key); cleartext when absent. */
+  tls?: TlsFiles;
 }
 
 type RawHandler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
@@ -64,6 +68,8 @@ export function startingResponse(pathname: string): { status: number; headers: R
 export class ApiListener {
   private app?: FastifyInstance;
   private handler?: RawHandler;
+  /** Alias method paths → Berth's (alias-services.ts). */
+  private aliasPaths: ReadonlyMap<string, string> = new Map();
   private readonly served: ServedRoute[] = [];
 
   private constructor(
@@ -78,21 +84,34 @@ export class ApiListener {
     let self: ApiListener | undefined;
     const route: RawHandler = (req, res) => {
       discardUnreadBody(req, res);
-      if (self?.handler) return self.handler(req, res);
+      if (self?.handler) {
+        if (req.url) req.url = berthPathOf(req.url, self.aliasPaths);
+        return self.handler(req, res);
+      }
       const r = startingResponse(new URL(req.url ?? '/', 'http://berth.invalid').pathname);
       res.writeHead(r.status, r.headers);
       res.end(r.body);
     };
     const observed = observeRequests(route as never, { listener: 'api', logger: opts.logger, accessLog: opts.accessLog ?? false });
     h1.on('request', observed);
-    self = new ApiListener(opts, h1, await listen(h1, observed, opts.host, opts.port, limits));
+    self = new ApiListener(opts, h1, await listen(h1, observed, opts.host, opts.port, limits, { tls: opts.tls }));
     return self;
   }
 
   /** Where this process listens. */
   get url(): string {
     const host = this.opts.host.includes(':') ? `[${this.opts.host}]` : this.opts.host;
-    return `http://${host}:${this.listener.address.port}`;
+    return `${this.opts.tls ? 'https' : 'http'}://${host}:${this.listener.address.port}`;
+  }
+
+  /** The certificate served, when the listener speaks TLS. */
+  get certificate(): LoadedCertificate | undefined {
+    return this.listener.certificate;
+  }
+
+  /** Reads the certificate files again for new connections; throws, keeping the current one, when they cannot be used. */
+  reloadCertificate(): LoadedCertificate {
+    return this.listener.reloadCertificate();
   }
 
   /** Every route registered on the Fastify app (Connect's, the REST prefixes, the plain routes). */
@@ -129,14 +148,15 @@ export class ApiListener {
       service: s.service,
       impl: guard(s.service, s.impl(runtime.services), guardDeps, s.guard?.(runtime.services)),
     }));
+    // The same services under the deployed API's gRPC names (gRPC, gRPC-Web and Connect; REST keeps Berth's routes):
+    // their paths are rewritten to Berth's before routing (route above).
+    const aliases = deployedAliases(services.map((s) => s.service));
+    this.aliasPaths = aliases.paths;
     await app.register(fastifyConnectPlugin, {
       routes: (router) => {
         for (const s of services) router.service(s.service, s.impl);
-        registerReflection(
-          router,
-          services.map((s) => s.service),
-          reflectionRegistry(services.map((s) => s.service.file)),
-        );
+        const listed = [...services.map((s) => s.service), ...aliases.services];
+        registerReflection(router, listed, reflectionRegistry(listed.map((s) => s.file)));
         answerDecodeFailuresAsInvalidArgument(router);
       },
       // Where a change came from, for the audit log (src/events/audit/).
@@ -145,6 +165,8 @@ export class ApiListener {
       grpcWeb: true,
       connect: true,
       readMaxBytes: bodyLimit,
+      // Fields Berth does not have (the deployed messages' extra fields) are dropped on decode, never echoed back.
+      binaryOptions: { readUnknownFields: false },
       shutdownTimeoutMs: 10_000,
     });
     await app.register(restPlugin, { services, bodyLimit, logger, storage: runtime.storage });

@@ -1,7 +1,7 @@
 // What the running database can do, in one place: the only code that knows
 // SQLite from PostgreSQL. Migrations and queries ask this object instead of
 // comparing dialect names.
-import { type Kysely, PostgresAdapter, type RawBuilder, sql } from 'kysely';
+import { type Kysely, PostgresAdapter, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import type { Database } from './database.js';
 
 /**
@@ -80,6 +80,13 @@ export interface DatabaseCapabilities {
    * `skipLocked` to know whether several workers can claim at once).
    */
   claimRows<Q extends ClaimableQuery<Q>>(q: Q): Q;
+  /**
+   * The rows the planner expects `q` to return, from its statistics, without
+   * running it (PostgreSQL: EXPLAIN's row estimate); absent where the
+   * database keeps no statistics (SQLite), so a count is exact there.
+   */
+  // biome-ignore lint/suspicious/noExplicitAny: any table's query
+  readonly estimateRows?: (q: SelectQueryBuilder<any, any, any>) => Promise<number>;
   /**
    * For a process that bulk-writes (berth advisories import): a page cache of
    * `mib` on the connection of `ex`, so random-order index inserts stay in
@@ -171,6 +178,10 @@ export const POSTGRES: DatabaseCapabilities = {
   },
   lockRows: (q, mode) => (mode === 'exclusive' ? q.forUpdate() : q.forKeyShare()),
   claimRows: (q) => q.forUpdate().skipLocked(),
+  async estimateRows(q) {
+    const [row] = await q.explain<{ 'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }> }>('json');
+    return row['QUERY PLAN'][0].Plan['Plan Rows'];
+  },
   bulkWriteCache: async () => undefined,
 };
 

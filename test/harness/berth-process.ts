@@ -89,7 +89,11 @@ export async function startBerth(opts: StartOptions = {}): Promise<Berth> {
   let out = '';
   let onStartOutput: (chunk: Buffer) => void = () => undefined;
   const [url, registryUrl, registryPublicUrl] = await new Promise<[string, string | undefined, string | undefined]>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`berth did not start in time:\n${out}`)), 30_000);
+    // A start that never comes must not leave its server behind (the test file would hang on it).
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`berth did not start in time:\n${out}`));
+    }, 60_000);
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
       const m = /berth is serving at (http\S+)/.exec(out);
@@ -110,7 +114,7 @@ export async function startBerth(opts: StartOptions = {}): Promise<Berth> {
   // Logs must not fill the pipe; keep draining, and keep the last of them for a failing test to show.
   child.stdout!.off('data', onStartOutput);
   child.stderr!.off('data', onStartOutput);
-  let recent = '';
+  let recent = out.slice(-RECENT_LOG_CHARS); // the start's own lines (warnings) included
   const keep = (chunk: Buffer) => {
     recent = (recent + chunk.toString()).slice(-RECENT_LOG_CHARS);
   };

@@ -147,6 +147,21 @@ describe('tag history', () => {
     assert.equal(later.json.history.length, 5);
   });
 
+  it('orders records of the same millisecond as they were written (the index on time and id, migration 0034)', async () => {
+    const [f, g] = [await seeded(repo, 'p'), await seeded(repo, 'q')];
+    const at = '2021-06-01T00:00:00.000Z';
+    for (const d of [f, g, f, g, f])
+      await sqlQuery(berth, `insert into tag_history (repo_uid, tag_name, digest, update_time) values ($1, 'tied', $2, $3)`, [repo, d, at]);
+    const r = await registryGet(berth, `/v2/${berth.orgName}/tools/app/_berth/history/tied`, `Bearer ${ownerReg}`);
+    assert.equal(r.status, 200, r.text);
+    assert.deepEqual(
+      r.json.history.map((h: { digest: string }) => h.digest),
+      [f, g, f, g, f],
+    );
+    const from = await registryGet(berth, `/v2/${berth.orgName}/tools/app/_berth/history/tied?start=${at}`, `Bearer ${ownerReg}`);
+    assert.equal(from.json.history.length, 5);
+  });
+
   describe('registry Bearer auth (authorizeRepo)', () => {
     it('challenges a request without a token with the scope it needs', async () => {
       const r = await registryGet(berth, path);

@@ -10,6 +10,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   list: ['core', 'gen', 'store'],
   outbound: [],
   http: ['core'],
+  config: [],
   auth: ['core', 'gen', 'outbound', 'store'],
   ping: ['gen'],
   versions: [],
@@ -22,7 +23,23 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   server: ['auth', 'core', 'events', 'gen', 'http', 'iam', 'libraries', 'ping', 'registry', 'runtime', 'scanning', 'store', 'vulnerabilities'],
   oci: ['auth', 'core', 'events', 'gen', 'http', 'iam', 'registry', 'runtime', 'store'],
   runtime: ['auth', 'core', 'events', 'http', 'iam', 'list', 'oci', 'registry', 'scanning', 'server', 'store'],
-  cli: ['auth', 'core', 'events', 'gen', 'http', 'iam', 'libraries', 'oci', 'registry', 'runtime', 'scanning', 'store', 'versions', 'vulnerabilities'],
+  cli: [
+    'auth',
+    'config',
+    'core',
+    'events',
+    'gen',
+    'http',
+    'iam',
+    'libraries',
+    'oci',
+    'registry',
+    'runtime',
+    'scanning',
+    'store',
+    'versions',
+    'vulnerabilities',
+  ],
 };
 
 /** Packages only some folders may import: the web framework, the Connect adapter for it, the PostgreSQL driver. */

@@ -25,9 +25,11 @@ export async function updateRoleBinding(deps: ServiceDeps, req: UpdateRoleBindin
   const incoming = req.roleBinding!; // the guard has checked role_binding.uid
   const fields = fieldsToUpdate(RoleBindingSchema, incoming, req.updateMask, IAM_DOMAIN);
   const caller = callerOf(ctx, IAM_DOMAIN);
-  // identity_uid may ride along empty (e.g. mask "*"); anything else is not updatable.
-  const other = fields.find((f) => f.name !== 'role_uid' && !(f.name === 'identity_uid' && incoming.identityUid === ''));
-  if (other) throw badIamRequest([{ field: `role_binding.${other.name}`, description: 'only role_uid can be updated' }]);
+  // identity_uid may ride along empty or unchanged (mask "*", as Terraform sends the whole binding); anything else is not updatable.
+  const onlyRole = (field: string) => badIamRequest([{ field: `role_binding.${field}`, description: 'only role_uid can be updated' }]);
+  const other = fields.find((f) => f.name !== 'role_uid' && f.name !== 'identity_uid');
+  if (other) throw onlyRole(other.name);
+  const identitySent = fields.some((f) => f.name === 'identity_uid') && incoming.identityUid !== '';
   return transact(deps.store, async (tx) => {
     const row = await tx
       .selectFrom('role_bindings as rb')
@@ -37,6 +39,7 @@ export async function updateRoleBinding(deps: ServiceDeps, req: UpdateRoleBindin
       .where('rb.uid', '=', incoming.uid)
       .executeTakeFirst();
     if (!row) throw roleBindingNotFound(incoming.uid);
+    if (identitySent && incoming.identityUid !== row.identity_uid) throw onlyRole('identity_uid');
     if (!fields.some((f) => f.name === 'role_uid') || incoming.roleUid === row.role_uid) return loadHydrated(tx, row.uid);
     await caller.require(IAM_DOMAIN, [Capability.CAP_IAM_ROLE_BINDINGS_UPDATE, ...roleCapabilities(row)], row.parent_uid);
     await keepOwners(tx, { bindings: [row.uid] }, async () => {
