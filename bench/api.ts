@@ -14,11 +14,13 @@
 // written to this process through a pipe), and the cost of both is the
 // ratio of the two (aim: ≤ 5 %).
 // Usage: npm run bench:api [-- --repos N --seconds S --warmup-seconds W --connections C --runs R
-//          --database postgres://… (a fresh database) --profile DIR]
+//          --database postgres://… (a fresh database) --profile DIR --observability]
+// --observability: only GET and list 50 with metrics and the access log on and
+// off, --runs rounds alternating which goes first (bench/api-observability.ts).
 // --profile: instead of the runs, profiles the server (node --cpu-prof) under
 // list 50 and GET load and prints where its time goes, then the bare routes.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -27,6 +29,7 @@ import { newChildUid } from '../src/core/uidp.js';
 import { cpuTimeUs, freePort, median, medianResult, PIN, pinLoadToCore1, startNode, stopProcess } from './bench-process.js';
 import { formatResult, runLoad, type LoadResult, type RequestSpec } from './load.js';
 import { formatSummary, mainProfile } from './profile-summary.js';
+import { benchObservability } from './api-observability.js';
 
 const { values } = parseArgs({
   options: {
@@ -37,6 +40,7 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '3' },
     database: { type: 'string' },
     profile: { type: 'string' },
+    observability: { type: 'boolean', default: false },
     'seed-into': { type: 'string' },
     'seed-org': { type: 'string' },
     /** Internal: VACUUM ANALYZE this PostgreSQL database and exit. */
@@ -156,8 +160,8 @@ async function main() {
   const serveArgs = [CLI, 'serve', '--listen', `127.0.0.1:${port}`, '--registry-listen', 'off', '--data', dataDir, '--log-level', 'info'];
   if (values.database) serveArgs.push('--database', values.database);
   const serving = /berth is serving at (http\S+)/;
-  const startBerth = async (nodeFlags: string[] = [], extra: string[] = []) => {
-    const s = await startNode([...nodeFlags, ...serveArgs, ...extra], serving);
+  const startBerth = async (nodeFlags: string[] = [], extra: string[] = [], stdout: number | 'pipe' = 'pipe') => {
+    const s = await startNode([...nodeFlags, ...serveArgs, ...extra], serving, stdout);
     return { child: s.child, url: s.match[1] };
   };
   const QUIET = ['--metrics', 'off', '--access-log', 'off'];
@@ -201,7 +205,18 @@ async function main() {
     `\n${CONNECTIONS} connections, ${SECONDS} s each (after ${WARMUP_SECONDS} s warm-up), ${REPOS} repos, ${values.database ? 'PostgreSQL' : 'SQLite'}, ${PIN ? 'servers on core 0, load on core 1' : 'not pinned'}\n`,
   );
 
-  if (values.profile) {
+  if (values.observability) {
+    // The JSON log goes to a file (written through, as for a log shipper that tails it), not to a
+    // pipe this process drains: under other load this process, the load generator, fell behind
+    // reading, and the server's blocking writes to a full pipe were timed as the log's cost.
+    const log = openSync(join(dataDir, 'access.log'), 'a');
+    const on = await startBerth([], [], log);
+    const off = await startBerth([], [...QUIET, '--listen', `127.0.0.1:${quietPort}`, '--public-url', `http://127.0.0.1:${port}`], log);
+    await benchObservability(on, off, { 'GET one repo': getSpec, 'list 50': listSpec }, RUNS, measure);
+    await stopProcess(off.child);
+    await stopProcess(on.child);
+    closeSync(log);
+  } else if (values.profile) {
     for (const [name, spec] of [
       ['list 50, page 1', listSpec],
       ['GET one repo', getSpec],

@@ -26,10 +26,13 @@ process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
 
-/** Spawns `cmd` on core 0 when pinning, output piped; killed when this process exits, if still running. */
-export function spawnPinned(cmd: string, args: string[], env?: NodeJS.ProcessEnv): ChildProcess {
+/**
+ * Spawns `cmd` on core 0 when pinning, output piped (stdout into the file
+ * descriptor `stdout` when given); killed when this process exits, if still running.
+ */
+export function spawnPinned(cmd: string, args: string[], env?: NodeJS.ProcessEnv, stdout: number | 'pipe' = 'pipe'): ChildProcess {
   const [c, a] = PIN ? ['taskset', ['-c', '0', cmd, ...args]] : [cmd, args];
-  const child = spawn(c, a, { stdio: ['ignore', 'pipe', 'pipe'], env });
+  const child = spawn(c, a, { stdio: ['ignore', stdout, 'pipe'], env });
   running.add(child);
   child.once('exit', () => running.delete(child));
   return child;
@@ -48,7 +51,7 @@ export function waitFor(child: ChildProcess, ready: RegExp, timeoutMs = 120_000)
         resolve(m);
       }
     };
-    child.stdout!.on('data', onData);
+    child.stdout?.on('data', onData);
     child.stderr!.on('data', onData);
     child.once('exit', (code) => {
       clearTimeout(timer);
@@ -57,9 +60,9 @@ export function waitFor(child: ChildProcess, ready: RegExp, timeoutMs = 120_000)
   });
 }
 
-/** A Node.js program of this project on core 0, once `ready` appears in its output. */
-export async function startNode(args: string[], ready: RegExp): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
-  const child = spawnPinned(process.execPath, args);
+/** A Node.js program of this project on core 0, once `ready` appears in its output (stderr only when stdout goes to a file). */
+export async function startNode(args: string[], ready: RegExp, stdout: number | 'pipe' = 'pipe'): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
+  const child = spawnPinned(process.execPath, args, undefined, stdout);
   return { child, match: await waitFor(child, ready) };
 }
 

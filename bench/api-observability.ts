@@ -1,0 +1,62 @@
+// bench:api -- --observability: only the cost of metrics and the access log.
+// Two servers on the same seeded database, one with both on (the defaults,
+// logging at info into a pipe this process drains, as a log collector would)
+// and one with --metrics off --access-log off, each idle while the other is
+// measured; GET one repo and list 50 on both back to back, which first
+// alternating from round to round, then the medians of the per-round ratios,
+// by req/s and by server CPU per request (which other load on the machine
+// moves less). Aim: with both on, ≥ 95 % of the figures with both off.
+import type { ChildProcess } from 'node:child_process';
+import { median, medianResult } from './bench-process.js';
+import { formatResult, type LoadResult, type RequestSpec } from './load.js';
+
+export interface Server {
+  url: string;
+  child: ChildProcess;
+}
+
+type Measure = (url: string, next: (i: number) => RequestSpec, server?: ChildProcess) => Promise<LoadResult>;
+
+interface Pair {
+  on: LoadResult;
+  off: LoadResult;
+}
+
+async function measurePair(on: Server, off: Server, spec: () => RequestSpec, offFirst: boolean, measure: Measure): Promise<Pair> {
+  if (offFirst) {
+    const o = await measure(off.url, spec, off.child);
+    return { on: await measure(on.url, spec, on.child), off: o };
+  }
+  const o = await measure(on.url, spec, on.child);
+  return { on: o, off: await measure(off.url, spec, off.child) };
+}
+
+export async function benchObservability(
+  on: Server,
+  off: Server,
+  specs: Record<'GET one repo' | 'list 50', () => RequestSpec>,
+  rounds: number,
+  measure: Measure,
+) {
+  const pairs: Record<string, Pair[]> = Object.fromEntries(Object.keys(specs).map((k) => [k, []]));
+  for (let round = 0; round < rounds; round++) {
+    const line: string[] = [];
+    for (const [name, spec] of Object.entries(specs)) {
+      const p = await measurePair(on, off, spec, round % 2 === 1, measure);
+      pairs[name].push(p);
+      line.push(`${name} ${p.on.rps.toFixed(0)}/${p.off.rps.toFixed(0)} req/s, ${p.on.cpuUs?.toFixed(1)}/${p.off.cpuUs?.toFixed(1)} µs CPU`);
+    }
+    console.log(`round ${round + 1} (${round % 2 === 1 ? 'off first' : 'on first'}), on/off: ${line.join('; ')}`);
+  }
+  console.log(`\nmedians of ${rounds} rounds`);
+  const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
+  for (const [name, ps] of Object.entries(pairs)) {
+    const byRate = median(ps.map((p) => p.on.rps / p.off.rps));
+    const byCpu = ps.every((p) => p.on.cpuUs && p.off.cpuUs) ? median(ps.map((p) => p.off.cpuUs! / p.on.cpuUs!)) : Number.NaN;
+    console.log(formatResult(`${name}, metrics and access log on`, medianResult(ps.map((p) => p.on))));
+    console.log(formatResult(`${name}, both off`, medianResult(ps.map((p) => p.off))));
+    console.log(
+      `  on as a share of off: ${pct(byRate)} by req/s (${byRate >= 0.95 ? 'met' : 'NOT met'}), ${pct(byCpu)} by server CPU per request (${byCpu >= 0.95 ? 'met' : 'NOT met'}); aim ≥ 95 %`,
+    );
+  }
+}
