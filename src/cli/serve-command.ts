@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import pino from 'pino';
 import {
   DEFAULT_HISTORY_SEGMENT,
   DEFAULT_PUBLIC_ORG,
@@ -10,16 +9,10 @@ import {
   registryPublicUrl,
 } from '../oci/registry-config.js';
 import type { RegistryServeOptions } from '../runtime/start-server.js';
-import { dataDirWarning } from '../store/private-files.js';
-import { DEFAULT_LIMITS, type ConnectionLimits } from '../http/connection-limits.js';
-import { describeDatabase } from '../store/store.js';
+import { DEFAULT_LIMITS, type ConnectionLimits } from '../http/default-limits.js';
 import type { OrgCreationPolicy } from '../runtime/service-deps.js';
-import { readTermsFile } from '../iam/terms/terms-documents.js';
 import { DEFAULT_EVENT_SETTINGS, type EventSettings } from '../events/event-settings.js';
 import { parseDurationFlag } from './duration-flag.js';
-import { blobStoreSpec } from '../registry/blobs/open-blob-store.js';
-import { parseLogFormat, textLogStream, turnBatchedStdout } from './log-format.js';
-import { enableMetrics } from '../core/metrics.js';
 
 function parseSwitch(flag: string, value: string): boolean {
   if (value !== 'on' && value !== 'off') throw new Error(`${flag} must be on or off, got ${JSON.stringify(value)}`);
@@ -242,6 +235,24 @@ Registry tokens: docker login <registry host> -u _token -p "$(npx berth auth tok
         s3PathStyle: boolean;
         blobRedirect: boolean;
       }) => {
+        // The logger, the metrics and the store are loaded here: other commands start without them.
+        const [
+          { default: pino },
+          { parseLogFormat, textLogStream, turnBatchedStdout },
+          { enableMetrics },
+          { describeDatabase },
+          { dataDirWarning },
+          { blobStoreSpec },
+          { readTermsFile },
+        ] = await Promise.all([
+          import('pino'),
+          import('./log-format.js'),
+          import('../core/metrics.js'),
+          import('../store/store.js'),
+          import('../store/private-files.js'),
+          import('../registry/blobs/open-blob-store.js'),
+          import('../iam/terms/terms-documents.js'),
+        ]);
         const orgCreation = parseOrgCreation(o.allowOrgCreation);
         const format = parseLogFormat(o.logFormat);
         const accessLog = parseSwitch('--access-log', o.accessLog);
