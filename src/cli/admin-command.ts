@@ -2,9 +2,7 @@
 // cannot help (no owner can sign in).
 import type { Command } from 'commander';
 import { join } from 'node:path';
-import { recoverOwner } from '../iam/recover-owner.js';
 import { verifyDomainCommand } from './admin-verify-domain-command.js';
-import { describeDatabase, openStore } from '../store/store.js';
 
 export function adminCommand(program: Command): void {
   const admin = program.command('admin').description('Operator commands on the database itself (no API token needed)');
@@ -31,6 +29,8 @@ The credentials point at the API URL the server last started with (its
     )
     .action(async (o: { data: string; database?: string; org?: string; out?: string; api?: string }) => {
       const databaseUrl = o.database ?? process.env.BERTH_DATABASE_URL;
+      // The store and the IAM code are loaded here: other commands start without them.
+      const [{ describeDatabase, openStore }, { recoverOwner }] = await Promise.all([import('../store/store.js'), import('../iam/recover-owner.js')]);
       const out = o.out ?? join(o.data, `owner-credentials-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
       const store = await openStore({ databaseUrl, dataDir: o.data });
       try {

@@ -2,8 +2,6 @@
 // organization, so people whose verified email is there can find it
 // (LookupGroup) and ask to join (RequestGroupAccess).
 import type { Command } from 'commander';
-import { changeOrgDomain } from '../iam/group-access/org-domains.js';
-import { openStore } from '../store/store.js';
 
 export function verifyDomainCommand(admin: Command): void {
   admin
@@ -15,6 +13,8 @@ export function verifyDomainCommand(admin: Command): void {
     .option('--org <name>', 'organization name (default: the one created on first start)')
     .option('--remove', 'withdraw the domain instead')
     .action(async (domain: string, o: { data: string; database?: string; org?: string; remove?: boolean }) => {
+      // The store and the IAM code are loaded here: other commands start without them.
+      const [{ openStore }, { changeOrgDomain }] = await Promise.all([import('../store/store.js'), import('../iam/group-access/org-domains.js')]);
       const store = await openStore({ databaseUrl: o.database ?? process.env.BERTH_DATABASE_URL, dataDir: o.data });
       try {
         process.stderr.write(`${await changeOrgDomain(store, { org: o.org, domain, remove: o.remove })}\n`);

@@ -5,10 +5,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Command, Option } from 'commander';
-import { openStore } from '../store/store.js';
+import { FORMAT_NAMES, type FormatName } from '../vulnerabilities/import/format-names.js';
+import type { ImportProgress, ImportSummary } from '../vulnerabilities/import/import-files.js';
 import { ImportError } from '../vulnerabilities/import/normalized-advisory.js';
-import { detectFormat, FORMAT_NAMES, FORMATS, type FormatName } from '../vulnerabilities/import/formats.js';
-import { type ImportProgress, type ImportSummary, importFiles } from '../vulnerabilities/import/import-files.js';
 import type { FormatOptions, SourceFile } from '../vulnerabilities/import/source-file.js';
 import { ProgressLine } from './progress-line.js';
 
@@ -121,6 +120,12 @@ export function advisoriesImportCommand(group: Command): void {
     .addOption(new Option('-o, --output <format>', 'summary format').choices(['table', 'json']).default('table'))
     .addHelpText('after', HELP)
     .action(async (paths: string[], o: ImportFlags) => {
+      // The parsers, the importer and the store are loaded here: other commands start without them.
+      const [{ detectFormat, FORMATS }, { importFiles }, { openStore }] = await Promise.all([
+        import('../vulnerabilities/import/formats.js'),
+        import('../vulnerabilities/import/import-files.js'),
+        import('../store/store.js'),
+      ]);
       const started = Date.now();
       const archs = architectures(o.arch);
       if (!NAMESPACE.test(o.namespace)) throw new Error('--namespace: letters, digits, ".", "_" and "-" only, at most 64');

@@ -6,11 +6,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { type MetadataWriteSummary, writeVulnerabilityMetadata } from '../vulnerabilities/import/metadata-writer.js';
-import { osvMetadata, type VulnerabilityMetadataRecord } from '../vulnerabilities/import/osv-metadata.js';
-import { describeDatabase, openStore } from '../store/store.js';
-import { parseJsonBytes } from '../vulnerabilities/import/json-input.js';
-import { readJsonSources } from '../vulnerabilities/import/json-sources.js';
+import type { MetadataWriteSummary } from '../vulnerabilities/import/metadata-writer.js';
+import type { VulnerabilityMetadataRecord } from '../vulnerabilities/import/osv-metadata.js';
 import { ImportError } from '../vulnerabilities/import/normalized-advisory.js';
 import { ProgressLine } from './progress-line.js';
 
@@ -46,6 +43,14 @@ Examples:
   berth advisories import-metadata ./osv --database postgres://berth@db/berth --dry-run`,
     )
     .action(async (paths: string[], o: Flags) => {
+      // The importer and the store are loaded here: other commands start without them.
+      const [{ writeVulnerabilityMetadata }, { osvMetadata }, { describeDatabase, openStore }, { parseJsonBytes }, { readJsonSources }] = await Promise.all([
+        import('../vulnerabilities/import/metadata-writer.js'),
+        import('../vulnerabilities/import/osv-metadata.js'),
+        import('../store/store.js'),
+        import('../vulnerabilities/import/json-input.js'),
+        import('../vulnerabilities/import/json-sources.js'),
+      ]);
       const databaseUrl = o.database ?? process.env.BERTH_DATABASE_URL;
       if (!databaseUrl && !existsSync(join(o.data, 'berth.db')))
         throw new Error(`no Berth database in ${o.data} (expected ${join(o.data, 'berth.db')}): pass the server's --data or --database`);

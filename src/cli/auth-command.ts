@@ -3,9 +3,7 @@
 // (configure-docker).
 import { spawn } from 'node:child_process';
 import { Option, type Command } from 'commander';
-import { decodeJwt } from 'jose';
 import { ApiClient } from './api-client.js';
-import { browserLogin } from './browser-login.js';
 import { configureDockerCommand } from './configure-docker-command.js';
 import {
   apiOf,
@@ -69,6 +67,8 @@ async function loginWithProvider(o: LoginOptions): Promise<{ api: string; token:
   if (!api) throw new Error('no API URL: pass --api <url> (or set BERTH_API)');
   const provider = o.identityProvider ?? (before?.kind === 'session' ? before.identityProvider : undefined);
   if (!provider) throw new Error('pass --identity-provider <uid> (berth iam identity-providers list), or --credentials <file>');
+  // The login flow (with node:http for its callback) is loaded here: other commands start without it.
+  const { browserLogin } = await import('./browser-login.js');
   const answer = await browserLogin(api, provider, {
     headless: o.headless === true,
     say: (line) => process.stderr.write(`${line}\n`),
@@ -102,6 +102,7 @@ async function status(o: { credentials?: string; api?: string; output: string })
   const api = apiOf(creds, o.api);
   const token = await fetchToken(creds, api);
   const client = new ApiClient(api, token);
+  const { decodeJwt } = await import('jose/jwt/decode');
   const exp = decodeJwt(token).exp;
   let name = creds.kind === 'session' ? creds.name : '';
   try {

@@ -10,7 +10,7 @@ import { createPrivateKey, type JsonWebKey, randomBytes, randomUUID } from 'node
 import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { importJWK, SignJWT, type JWK } from 'jose';
+import type { JWK } from 'jose';
 import { apiDiscovery, type ApiDiscovery } from './api-discovery.js';
 import { reach } from './reach.js';
 
@@ -135,6 +135,8 @@ export function apiOf(creds: Credentials, flag?: string): string {
 export async function fetchToken(creds: Credentials, api: string, audience?: string, known?: ApiDiscovery): Promise<string> {
   if (creds.kind === 'session') return sessionToken(creds, api, audience);
   const issuer = (known ?? (await apiDiscovery(api))).issuer;
+  // Loaded when a key signs, from jose's narrow entry points: help and session commands start without it.
+  const [{ importJWK }, { SignJWT }] = await Promise.all([import('jose/key/import'), import('jose/jwt/sign')]);
   const key = await importJWK(creds.privateKey, creds.privateKey.alg ?? 'ES256').catch((err: unknown) => {
     throw damagedKey(creds.file, err);
   });

@@ -8,10 +8,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Command, Option } from 'commander';
-import { type ProductChange, setImageProduct, writeProduct } from '../registry/eol/lifecycle-writer.js';
+import type { ProductChange } from '../registry/eol/lifecycle-writer.js';
 import type { LifecycleProduct } from '../registry/eol/lifecycle-product.js';
-import { openStore, type Store } from '../store/store.js';
-import { transact } from '../store/transact.js';
+import type { Tx } from '../store/transact.js';
 import { ImportError } from '../vulnerabilities/import/normalized-advisory.js';
 import { readFileBytes, walkFiles } from '../vulnerabilities/import/source-file.js';
 import { checkMapping, parseReleaseFile } from './eol-release-files.js';
@@ -19,6 +18,8 @@ import { ProgressLine } from './progress-line.js';
 
 /** Products one run may hold in memory (endoflife.date publishes a few hundred). */
 const MAX_PRODUCTS = 10_000;
+
+type LifecycleWriter = typeof import('../registry/eol/lifecycle-writer.js');
 
 interface StoreFlags {
   data: string;
@@ -52,12 +53,19 @@ function storeOptions(cmd: Command): Command {
     .option('--database <url>', 'PostgreSQL URL (postgres://user:pass@host/db); default: SQLite in --data');
 }
 
-async function withStore<T>(o: StoreFlags, work: (store: Store) => Promise<T>): Promise<T> {
+/** Runs `work` in one transaction on the server's store, with the lifecycle writer. */
+async function inTransaction<T>(o: StoreFlags, work: (tx: Tx, writer: LifecycleWriter) => Promise<T>): Promise<T> {
   const databaseUrl = o.database ?? process.env.BERTH_DATABASE_URL;
   if (!databaseUrl && !existsSync(join(o.data, 'berth.db'))) throw new Error(`no database in ${o.data} (berth.db): pass the server's --data, or --database`);
+  // The store and the writer are loaded here: other commands start without them.
+  const [{ openStore }, { transact }, writer] = await Promise.all([
+    import('../store/store.js'),
+    import('../store/transact.js'),
+    import('../registry/eol/lifecycle-writer.js'),
+  ]);
   const store = await openStore({ databaseUrl, dataDir: o.data, poolSize: 2 });
   try {
-    return await work(store);
+    return await transact(store, (tx) => work(tx, writer));
   } finally {
     await store.close();
   }
@@ -106,15 +114,13 @@ export function eolCommand(program: Command): void {
       }
       line?.clear();
       const counts: Record<ProductChange, number> = { added: 0, changed: 0, unchanged: 0 };
-      await withStore(o, (store) =>
-        transact(store, async (tx) => {
-          for (const [k] of Object.entries(counts)) counts[k as ProductChange] = 0; // a retried transaction counts again
-          for (const [i, p] of products.entries()) {
-            counts[await writeProduct(tx, p)]++;
-            line?.update(`eol import: ${i + 1}/${products.length} products written`, 'write');
-          }
-        }),
-      );
+      await inTransaction(o, async (tx, { writeProduct }) => {
+        for (const [k] of Object.entries(counts)) counts[k as ProductChange] = 0; // a retried transaction counts again
+        for (const [i, p] of products.entries()) {
+          counts[await writeProduct(tx, p)]++;
+          line?.update(`eol import: ${i + 1}/${products.length} products written`, 'write');
+        }
+      });
       line?.clear();
       const releases = products.reduce((n, p) => n + p.releases.length, 0);
       if (o.output === 'json') process.stdout.write(`${JSON.stringify({ products: products.length, releases, ...counts }, null, 2)}\n`);
@@ -132,7 +138,7 @@ export function eolCommand(program: Command): void {
       .argument('<product>', 'product name, e.g. nodejs'),
   ).action(async (image: string, product: string, o: StoreFlags) => {
     checkMapping(image, product);
-    await withStore(o, (store) => transact(store, (tx) => setImageProduct(tx, image, product)));
+    await inTransaction(o, (tx, { setImageProduct }) => setImageProduct(tx, image, product));
     process.stdout.write(`${image} → ${product}\n`);
   });
 
@@ -140,7 +146,7 @@ export function eolCommand(program: Command): void {
     group.command('unmap').description('Remove the mapping of an image name (it maps by product names and aliases again)').argument('<image>', 'image name'),
   ).action(async (image: string, o: StoreFlags) => {
     checkMapping(image, '');
-    await withStore(o, (store) => transact(store, (tx) => setImageProduct(tx, image, '')));
+    await inTransaction(o, (tx, { setImageProduct }) => setImageProduct(tx, image, ''));
     process.stdout.write(`${image} unmapped\n`);
   });
 }

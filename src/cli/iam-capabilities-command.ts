@@ -3,8 +3,6 @@
 // proto and the built-in role table compiled into the CLI, so it needs no
 // server (and no login).
 import type { Command } from 'commander';
-import { allCapabilities } from '../auth/capability-names.js';
-import { BUILTIN_ROLES } from '../iam/roles/builtin-roles.js';
 import { addOutputOption, formatTable, type Column, type OutputFormat } from './output.js';
 
 interface CapabilityInfo {
@@ -20,7 +18,9 @@ const COLUMNS: readonly Column<CapabilityInfo>[] = [
 ];
 
 /** The grantable capabilities in enum order; internal-only ones no role can hold are left out. */
-export function capabilityTable(): CapabilityInfo[] {
+export async function capabilityTable(): Promise<CapabilityInfo[]> {
+  // The proto's capability list is loaded here: other commands start without it.
+  const [{ allCapabilities }, { BUILTIN_ROLES }] = await Promise.all([import('../auth/capability-names.js'), import('../iam/roles/builtin-roles.js')]);
   return allCapabilities()
     .filter((c) => !c.internal)
     .map((c) => ({
@@ -43,8 +43,8 @@ export function iamCapabilitiesCommand(iam: Command): void {
         'after',
         '\nEither name is accepted wherever a capability is asked for, e.g.\n  berth iam roles create repo-reader --capabilities repo.list,CAP_TAG_LIST',
       ),
-  ).action((o: { output: OutputFormat }) => {
-    const items = capabilityTable();
+  ).action(async (o: { output: OutputFormat }) => {
+    const items = await capabilityTable();
     if (o.output === 'json') process.stdout.write(`${JSON.stringify(items, null, 2)}\n`);
     else if (o.output === 'id') process.stdout.write(items.map((c) => `${c.name}\n`).join(''));
     else process.stdout.write(formatTable(items, COLUMNS));

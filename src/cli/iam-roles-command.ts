@@ -2,7 +2,6 @@
 // capabilities; the built-in ones such as "viewer" cannot be changed).
 import type { Command } from 'commander';
 import { apiCommand, connect, patchOf, uidPath, type ApiOptions } from './api-client.js';
-import { capabilitiesArgument } from './capability-arguments.js';
 import { listAll } from './list-all.js';
 import { GROUP, resolveName, resolveOptional, resolveParent, ROLE } from './name-resolution.js';
 import { BASIC_COLUMNS, printDeleted, printList, printOne } from './output.js';
@@ -13,6 +12,12 @@ interface Role {
   description?: string;
   capabilities?: string[];
   createTime?: string;
+}
+
+/** --capabilities as enum names; the proto's list is loaded only when a command is given capabilities. */
+async function capabilitiesOf(value: string): Promise<string[]> {
+  const { capabilitiesArgument } = await import('./capability-arguments.js');
+  return capabilitiesArgument(value);
 }
 
 export function iamRolesCommand(iam: Command): void {
@@ -57,13 +62,14 @@ see \`berth iam capabilities list\`.`,
 
   apiCommand(roles, 'create <name>', 'Create a role')
     .option('--parent <group>', 'group to define it in, uid or name (default: the organization)')
-    .requiredOption('--capabilities <caps>', 'comma-separated capabilities, e.g. repo.list,CAP_TAG_LIST', capabilitiesArgument)
+    .requiredOption('--capabilities <caps>', 'comma-separated capabilities, e.g. repo.list,CAP_TAG_LIST')
     .option('--description <text>', 'description')
     .addHelpText('after', '\nExample:\n  berth iam roles create repo-reader --capabilities repo.list,tag.list --description "read the registry"')
-    .action(async (name: string, o: ApiOptions & { parent?: string; capabilities: string[]; description?: string }) => {
+    .action(async (name: string, o: ApiOptions & { parent?: string; capabilities: string; description?: string }) => {
+      const capabilities = await capabilitiesOf(o.capabilities);
       const conn = await connect(o);
       const role = await conn.client.call<Role>('POST', `iam/v2/roles/${uidPath(await resolveParent(conn, o.parent))}`, {
-        body: { name, description: o.description, capabilities: o.capabilities },
+        body: { name, description: o.description, capabilities },
       });
       printOne(role, o.output, BASIC_COLUMNS);
     });
@@ -71,10 +77,11 @@ see \`berth iam capabilities list\`.`,
   apiCommand(roles, 'update <role>', 'Change a role, by uid or name (only the fields given; --capabilities replaces the set)')
     .option('--name <name>', 'new name')
     .option('--description <text>', 'new description')
-    .option('--capabilities <caps>', 'new comma-separated capability set', capabilitiesArgument)
+    .option('--capabilities <caps>', 'new comma-separated capability set')
     .addHelpText('after', '\nExample:\n  berth iam roles update <uid> --capabilities CAP_REPO_LIST,CAP_TAG_LIST,CAP_REPO_CREATE')
-    .action(async (ref: string, o: ApiOptions & { name?: string; description?: string; capabilities?: string[] }) => {
-      const { body, updateMask } = patchOf<string | string[]>({ name: o.name, description: o.description, capabilities: o.capabilities });
+    .action(async (ref: string, o: ApiOptions & { name?: string; description?: string; capabilities?: string }) => {
+      const capabilities = o.capabilities === undefined ? undefined : await capabilitiesOf(o.capabilities);
+      const { body, updateMask } = patchOf<string | string[]>({ name: o.name, description: o.description, capabilities });
       const conn = await connect(o);
       const uid = await resolveName(conn.client, ROLE, ref);
       const role = await conn.client.call<Role>('PATCH', `iam/v2/roles/${uidPath(uid)}`, { query: { updateMask }, body });

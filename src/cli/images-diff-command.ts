@@ -4,7 +4,7 @@
 // A and B are any two images the caller sees, in one repo or two.
 import { type Command, Option } from 'commander';
 import { type Connection, connect, uidPath } from './api-client.js';
-import { diffPackages, diffVulnerabilities, type PackageChange, type PackageVersion, type SbomPackage } from './image-diff.js';
+import type { PackageChange, PackageVersion, SbomPackage } from './image-diff.js';
 import { checkImageArguments, type ImageTarget, resolveImageTarget } from './image-target.js';
 import { imageReport, noReportMessage, type ReportVulnerability, reportSource, SCANNERS, type ScannerChoice, type VulnReport } from './image-vuln-report.js';
 import { formatTable } from './output.js';
@@ -98,6 +98,8 @@ Examples:
   berth images diff acme/app@sha256:0f3c… acme/app:latest -o json | jq '.vulnerabilities.introduced[].id'`,
     )
     .action(async (a: string, b: string, o: DiffOptions) => {
+      // The diff (with its purl parser) is loaded here: other commands start without it.
+      const { diffPackages, diffVulnerabilities } = await import('./image-diff.js');
       checkImageArguments(a, o.platform);
       checkImageArguments(b, o.platform);
       const conn = await connect({ credentials: o.credentials, api: o.api, output: 'json' });

@@ -7,7 +7,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Command } from 'commander';
-import { parseScannerReport } from '../scanning/scanner-reports/parse-scanner-report.js';
 import { GRYPE_REPORT_TYPE, MAX_REPORT_LAYER_BYTES, TRIVY_REPORT_TYPE } from '../scanning/scanner-reports/report-artifact-types.js';
 import type { ScannerReport } from '../scanning/scanner-reports/scanner-report.js';
 import { apiCommand, type ApiClient, type ApiOptions, connect } from './api-client.js';
@@ -24,7 +23,9 @@ interface ImportOptions extends ApiOptions {
   registry?: string;
 }
 
-function readReport(file: string): { bytes: Buffer; report: ScannerReport } {
+async function readReport(file: string): Promise<{ bytes: Buffer; report: ScannerReport }> {
+  // The report parsers are loaded here: other commands start without them.
+  const { parseScannerReport } = await import('../scanning/scanner-reports/parse-scanner-report.js');
   const size = statSync(file).size;
   if (size > MAX_REPORT_LAYER_BYTES) throw new Error(`${file} is ${size} bytes; reports up to ${MAX_REPORT_LAYER_BYTES} bytes are accepted`);
   const bytes = readFileSync(file);
@@ -88,7 +89,7 @@ Examples:
     .action(async (file: string, o: ImportOptions) => {
       const target = parseScanTarget(o.image);
       const timeoutMs = parseDurationFlag('--timeout', o.timeout, 0, 3_600_000);
-      const { bytes, report } = readReport(file);
+      const { bytes, report } = await readReport(file);
       const creds = loadCredentials(o.credentials);
       const api = apiOf(creds, o.api);
       const registry = await registryOf(api, o.registry);

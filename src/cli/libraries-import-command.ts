@@ -6,8 +6,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Command, Option } from 'commander';
-import { type CatalogueImportSummary, importCatalogue } from '../libraries/import/import-catalogue.js';
-import { openStore } from '../store/store.js';
+import type { CatalogueImportSummary } from '../libraries/import/import-catalogue.js';
 import { ProgressLine } from './progress-line.js';
 
 const HELP = `
@@ -68,6 +67,8 @@ export function librariesImportCommand(group: Command): void {
     .addOption(new Option('-o, --output <format>', 'summary format').choices(['table', 'json']).default('table'))
     .addHelpText('after', HELP)
     .action(async (dir: string, o: Flags) => {
+      // The importer and the store are loaded here: other commands start without them.
+      const [{ importCatalogue }, { openStore }] = await Promise.all([import('../libraries/import/import-catalogue.js'), import('../store/store.js')]);
       if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new Error(`${dir}: not a directory`);
       const databaseUrl = o.database ?? process.env.BERTH_DATABASE_URL;
       if (!databaseUrl && !existsSync(join(o.data, 'berth.db')))

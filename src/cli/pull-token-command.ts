@@ -6,12 +6,10 @@
 // password = that JWT: what `docker login`, `podman login` and `skopeo login`
 // send to the registry's /token. Deleting the identity revokes it at once.
 import { randomBytes } from 'node:crypto';
-import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { Option, type Command } from 'commander';
 import { PULL_TOKEN_ISSUER } from '../auth/pull-token-issuer.js';
 import { connect, parentOrOrg, uidPath, type ApiClient } from './api-client.js';
 import { registryHostOf } from './api-discovery.js';
-import { builtinRoleByName } from '../iam/roles/builtin-roles.js';
 
 const HOUR_MS = 3_600_000;
 /** The identity's longest key lifetime (static_keys.expiration_time). */
@@ -52,6 +50,13 @@ export interface PullToken {
 
 /** Creates the identity and its binding (or neither), then signs the password. */
 async function createPullToken(client: ApiClient, org: string, registry: string, ttlMs: number, name: string, description: string): Promise<PullToken> {
+  // Loaded here, not with the command's definition: every other command starts without them.
+  const [{ generateKeyPair }, { exportJWK }, { SignJWT }, { builtinRoleByName }] = await Promise.all([
+    import('jose/key/generate/keypair'),
+    import('jose/key/export'),
+    import('jose/jwt/sign'),
+    import('../iam/roles/builtin-roles.js'),
+  ]);
   const expSeconds = Math.floor((Date.now() + ttlMs) / 1000);
   const expirationTime = new Date(expSeconds * 1000).toISOString();
   const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });

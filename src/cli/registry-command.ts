@@ -5,12 +5,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Command, Option } from 'commander';
-import { registryBlobRoot } from '../registry/blobs/fs-blob-layout.js';
-import { blobStoreSpec, type ClosableBlobStore, openFsBlobStore, openS3BlobStore } from '../registry/blobs/open-blob-store.js';
+import type { ClosableBlobStore } from '../registry/blobs/open-blob-store.js';
 import { DEFAULT_GRACE_MS, DEFAULT_UPLOAD_GRACE_MS, MAX_GRACE_MS } from '../registry/gc/gc-options.js';
 import type { GcProgress, GcReport } from '../registry/gc/gc-report.js';
-import { runGc } from '../registry/gc/run-gc.js';
-import { openStore } from '../store/store.js';
 import { parseDurationFlag } from './duration-flag.js';
 import { ProgressLine } from './progress-line.js';
 
@@ -107,6 +104,13 @@ export function registryCommand(program: Command): void {
     .addOption(new Option('-o, --output <format>', 'summary format').choices(['table', 'json']).default('table'))
     .addHelpText('after', RULES)
     .action(async (o: GcFlags) => {
+      // The blob stores, gc and the store are loaded here: other commands start without them.
+      const [{ registryBlobRoot }, { blobStoreSpec, openFsBlobStore, openS3BlobStore }, { runGc }, { openStore }] = await Promise.all([
+        import('../registry/blobs/fs-blob-layout.js'),
+        import('../registry/blobs/open-blob-store.js'),
+        import('../registry/gc/run-gc.js'),
+        import('../store/store.js'),
+      ]);
       const graceMs = parseDurationFlag('--grace', o.grace, 0, MAX_GRACE_MS);
       const uploadGraceMs = parseDurationFlag('--upload-grace', o.uploadGrace, 0, MAX_GRACE_MS);
       const databaseUrl = o.database ?? process.env.BERTH_DATABASE_URL;

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import pino from 'pino';
 import {
   DEFAULT_HISTORY_SEGMENT,
   DEFAULT_PUBLIC_ORG,
@@ -10,20 +9,11 @@ import {
   registryPublicUrl,
 } from '../oci/registry-config.js';
 import type { RegistryServeOptions } from '../runtime/start-server.js';
-import { dataDirWarning } from '../store/private-files.js';
-import { DEFAULT_LIMITS, type ConnectionLimits } from '../http/connection-limits.js';
-import { describeDatabase } from '../store/store.js';
+import { DEFAULT_LIMITS, type ConnectionLimits } from '../http/default-limits.js';
 import type { OrgCreationPolicy } from '../runtime/service-deps.js';
-import { readTermsFile } from '../iam/terms/terms-documents.js';
 import { DEFAULT_EVENT_SETTINGS, type EventSettings } from '../events/event-settings.js';
 import { parseDurationFlag } from './duration-flag.js';
-import { blobStoreSpec } from '../registry/blobs/open-blob-store.js';
-import { parseLogFormat, textLogStream, turnBatchedStdout } from './log-format.js';
-import { enableMetrics } from '../core/metrics.js';
 import { loadCertificate, tlsFiles } from '../http/tls-certificate.js';
-import { applyConfigLayers } from '../config/config-layers.js';
-import { printFormat, renderConfig } from '../config/print-config.js';
-import { insecureWarnings } from '../config/insecure-warnings.js';
 
 function parseSwitch(flag: string, value: string): boolean {
   if (value !== 'on' && value !== 'off') throw new Error(`${flag} must be on or off, got ${JSON.stringify(value)}`);
@@ -227,7 +217,12 @@ environment, the environment over the file, the file over the defaults.`,
     )
     // The environment and the --config file fill what the command line left
     // (config-layers.ts) before the action reads its options.
-    .hook('preAction', (cmd) => {
+    .hook('preAction', async (cmd) => {
+      // Loaded here, not with the definitions: help starts without the YAML parser.
+      const [{ applyConfigLayers }, { printFormat, renderConfig }] = await Promise.all([
+        import('../config/config-layers.js'),
+        import('../config/print-config.js'),
+      ]);
       const origins = applyConfigLayers(cmd, process.env);
       const print = cmd.getOptionValue('printConfig') as true | string | undefined;
       if (print === undefined) return;
@@ -275,6 +270,26 @@ environment, the environment over the file, the file over the defaults.`,
         s3PathStyle: boolean;
         blobRedirect: boolean;
       }) => {
+        // The logger, the metrics and the store are loaded here: other commands start without them.
+        const [
+          { default: pino },
+          { parseLogFormat, textLogStream, turnBatchedStdout },
+          { enableMetrics },
+          { describeDatabase },
+          { dataDirWarning },
+          { blobStoreSpec },
+          { readTermsFile },
+          { insecureWarnings },
+        ] = await Promise.all([
+          import('pino'),
+          import('./log-format.js'),
+          import('../core/metrics.js'),
+          import('../store/store.js'),
+          import('../store/private-files.js'),
+          import('../registry/blobs/open-blob-store.js'),
+          import('../iam/terms/terms-documents.js'),
+          import('../config/insecure-warnings.js'),
+        ]);
         const orgCreation = parseOrgCreation(o.allowOrgCreation);
         const format = parseLogFormat(o.logFormat);
         const accessLog = parseSwitch('--access-log', o.accessLog);

@@ -4,24 +4,9 @@
 // that sends nothing, or one byte at a time, holds a socket for ever.
 import http from 'node:http';
 import http2 from 'node:http2';
+import type { ConnectionLimits } from './default-limits.js';
 
-export interface ConnectionLimits {
-  /** Most open connections; further ones are closed as they arrive. */
-  maxConnections: number;
-  /** Longest a connection, or an HTTP/2 stream, may send and receive nothing. */
-  idleTimeoutMs: number;
-  /** Longest a client may take to send a request's headers, or an HTTP/2 client its SETTINGS. */
-  headersTimeoutMs: number;
-  /** Longest a client may take to send a whole request. */
-  requestTimeoutMs: number;
-}
-
-export const DEFAULT_LIMITS: ConnectionLimits = {
-  maxConnections: 1024,
-  idleTimeoutMs: 30_000,
-  headersTimeoutMs: 20_000,
-  requestTimeoutMs: 60_000,
-};
+export { type ConnectionLimits, DEFAULT_LIMITS } from './default-limits.js';
 
 /** Most concurrent streams one HTTP/2 client may open (Node's default is unbounded). */
 const MAX_CONCURRENT_STREAMS = 128;

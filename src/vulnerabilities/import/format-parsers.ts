@@ -6,9 +6,9 @@ import { parseOsvBytes } from './osv-advisories.js';
 import { parseSecdbBytes } from './secdb-advisories.js';
 import type { NormalizedAdvisory } from './normalized-advisory.js';
 import { parseYamlAdvisories } from './yaml-advisories.js';
+import { FORMAT_NAMES, type FormatName } from './format-names.js';
 
-export const FORMAT_NAMES = ['yaml', 'osv', 'secdb', 'openvex'] as const;
-export type FormatName = (typeof FORMAT_NAMES)[number];
+export { FORMAT_NAMES, type FormatName };
 
 /** What a parser is told besides the bytes: plain data (it crosses to a worker thread). */
 export interface ParseOptions {
