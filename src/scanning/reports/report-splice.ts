@@ -25,7 +25,7 @@ import { enqueueScanJob } from '../jobs/enqueue-job.js';
 import { AdvisoryLookup } from '../matching/advisory-lookup.js';
 import { matchInventory } from '../matching/match-inventory.js';
 import { lookupKeys } from '../matching/package-keys.js';
-import { type BerthReportWrite, writeBerthReport } from './write-berth-report.js';
+import { type BerthSpliceWrite, writeBerthSplices } from './write-berth-report.js';
 import { type BerthReportPart, reportDigest } from '../scanner-reports/berth-report-parts.js';
 import { berthVulnerabilities, MAX_STORED_MATCHES, reportParts } from './berth-report.js';
 import { newestAdvisoryTime } from './advisory-time.js';
@@ -78,7 +78,7 @@ export async function spliceChangedKeys(store: Store, keys: ReadonlySet<string>,
       db,
       reports.filter((r) => Number(r.parted) === 1).map((r) => Number(r.id)),
     );
-    const writes: BerthReportWrite[] = [];
+    const writes: BerthSpliceWrite[] = [];
     const whole = new Set<string>();
     const now = nowIso();
     for (const digest of page) {
@@ -113,24 +113,18 @@ export async function spliceChangedKeys(store: Store, keys: ReadonlySet<string>,
         const matches = after.flatMap((p) => pairsOf(p).map(([id, severity]) => ({ id, severity })));
         const previousIds = parts.flatMap((p) => pairsOf(p).map(([id]) => id));
         writes.push({
+          reportId: Number(r.id),
           repoUid: r.repo_uid,
           digest,
           body: { parts: added, replaced: parts.filter((p) => affected.has(p.packageIndex)).map((p) => p.packageIndex), digest: digestAfter, matches },
-          ...(dbBuildTime === undefined ? {} : { dbBuildTime }),
-          now,
           expectGeneration: r.generation,
           previousIds,
         });
       }
     }
     const done = await transact(store, async (tx) => {
-      let written = 0;
-      const again = new Set(whole);
-      for (const w of writes) {
-        const stored = await writeBerthReport(tx, w);
-        if (stored.conflict) again.add(w.digest);
-        else if (stored.changed) written++;
-      }
+      const { written, conflicts } = await writeBerthSplices(tx, writes, { now, ...(dbBuildTime === undefined ? {} : { dbBuildTime }) });
+      const again = new Set([...whole, ...conflicts]);
       let queued = 0;
       for (const digest of [...again].sort()) if (await enqueueScanJob(tx, REMATCH_JOB, digest, { again: true })) queued++;
       return { written, queued };
