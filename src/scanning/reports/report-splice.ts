@@ -20,7 +20,7 @@ import { rootOf } from '../../core/uidp.js';
 import type { Store } from '../../store/store.js';
 import { statementChunks } from '../../store/statement-chunks.js';
 import { transact } from '../../store/transact.js';
-import { loadInventories } from '../inventories/stored-inventory.js';
+import { loadPackagesNamed } from '../inventories/stored-inventory.js';
 import { enqueueScanJob } from '../jobs/enqueue-job.js';
 import { AdvisoryLookup } from '../matching/advisory-lookup.js';
 import { matchInventory } from '../matching/match-inventory.js';
@@ -47,6 +47,25 @@ export interface SpliceResult {
 /** `ecosystem \0 package`: how a changed key is named in the set spliceChangedKeys takes. */
 export const changedKey = (ecosystem: string, pkg: string) => `${ecosystem}\u0000${pkg}`;
 
+/**
+ * The package names and types that cover every package a changed key may
+ * name (a superset, narrowed by the packages' own keys): a key is a package's
+ * name or source name, or its purl name (namespace, separator, name) of which
+ * the name is a suffix; PyPI's keys are normalized names, so any PyPI package.
+ */
+function namesOf(keys: ReadonlySet<string>): { names: string[]; types: string[] } {
+  const names = new Set<string>();
+  const types = new Set<string>();
+  for (const key of keys) {
+    const at = key.indexOf('\u0000');
+    const [ecosystem, name] = [key.slice(0, at), key.slice(at + 1)];
+    if (ecosystem === 'pypi') types.add('pypi');
+    names.add(name);
+    for (let i = 0; i < name.length; i++) if (name[i] === '/' || name[i] === ':') names.add(name.slice(i + 1));
+  }
+  return { names: [...names], types: [...types] };
+}
+
 /** Splices the matches of the packages under `keys` into the reports of `digests`. */
 export async function spliceChangedKeys(store: Store, keys: ReadonlySet<string>, digests: readonly string[], signal?: AbortSignal): Promise<SpliceResult> {
   const db = store.db;
@@ -56,9 +75,11 @@ export async function spliceChangedKeys(store: Store, keys: ReadonlySet<string>,
   const dbBuildTime = await newestAdvisoryTime(db);
   const scope = await reportScopes(store);
   const lookup = new AdvisoryLookup(db);
+  const named = namesOf(keys);
   for (const page of statementChunks(digests, PAGE)) {
     signal?.throwIfAborted();
-    const inventories = await loadInventories(db, page);
+    // Only the packages a changed key may name: the others keep their parts, unread.
+    const inventories = await loadPackagesNamed(db, page, named.names, named.types);
     const reports = await db
       .selectFrom('vuln_reports')
       .select(['id', 'repo_uid', 'digest', 'generation', 'raw_digest'])
