@@ -29,7 +29,7 @@ import { type BerthSpliceWrite, writeBerthSplices } from './write-berth-report.j
 import { type BerthReportPart, reportDigest } from '../scanner-reports/berth-report-parts.js';
 import { berthVulnerabilities, MAX_STORED_MATCHES, reportParts } from './berth-report.js';
 import { newestAdvisoryTime } from './advisory-time.js';
-import { matchCount, type PartHead, pairsOf, spliceParts } from './splice-parts.js';
+import { matchCount, type PartHead, pairsOf, sameParts, spliceParts } from './splice-parts.js';
 import { REMATCH_JOB, reportScopes } from './rematch-job.js';
 
 /** Images one transaction writes the reports of. */
@@ -99,17 +99,31 @@ export async function spliceChangedKeys(store: Store, keys: ReadonlySet<string>,
       db,
       reports.filter((r) => Number(r.parted) === 1).map((r) => Number(r.id)),
     );
+    // The packages each image holds under a changed key, and every key they are looked up under, read at once for the page.
+    const affectedOf = new Map<string, Set<number>>();
+    const wanted = new Map<string, Set<string>>();
+    for (const [digest, inventory] of inventories) {
+      const affected = new Set<number>();
+      inventory.packages.forEach((p, i) => {
+        const looked = lookupKeys(inventory.os, p);
+        if (!looked.some((k) => keys.has(changedKey(k.ecosystem, k.package)))) return;
+        affected.add(i);
+        for (const k of looked) {
+          const names = wanted.get(k.ecosystem);
+          if (names) names.add(k.package);
+          else wanted.set(k.ecosystem, new Set([k.package]));
+        }
+      });
+      if (affected.size > 0) affectedOf.set(digest, affected);
+    }
+    await lookup.load(wanted);
     const writes: BerthSpliceWrite[] = [];
     const whole = new Set<string>();
     const now = nowIso();
     for (const digest of page) {
       const inventory = inventories.get(digest);
-      if (!inventory) continue;
-      const affected = new Set<number>();
-      inventory.packages.forEach((p, i) => {
-        if (lookupKeys(inventory.os, p).some((k) => keys.has(changedKey(k.ecosystem, k.package)))) affected.add(i);
-      });
-      if (affected.size === 0) continue;
+      const affected = affectedOf.get(digest);
+      if (!inventory || !affected) continue;
       result.images++;
       const fresh = new Map<string, BerthReportPart[]>();
       for (const r of reportsOf.get(digest) ?? []) {
@@ -124,6 +138,7 @@ export async function spliceChangedKeys(store: Store, keys: ReadonlySet<string>,
           added = reportParts(berthVulnerabilities(await matchInventory(db, inventory, { scope: scope(org), packages: affected, lookup })));
           fresh.set(org, added);
         }
+        if (sameParts(parts, affected, added)) continue; // the changed packages' matches are as stored
         const after = spliceParts<PartHead>(parts, affected, added);
         const digestAfter = reportDigest(after);
         if (digestAfter === r.raw_digest) continue;
