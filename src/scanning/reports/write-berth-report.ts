@@ -2,7 +2,7 @@
 // the caller's transaction: what a full re-match (rematch-job.ts) and a
 // splice after an advisory change (report-splice.ts) both do with a report
 // they computed; a splice writes a page of reports at once (writeBerthSplices).
-import { emitEvent } from '../../events/outbox.js';
+import { emitEvent, emitEvents, type NewEvent } from '../../events/outbox.js';
 import type { Tx } from '../../store/transact.js';
 import type { BerthReportPart } from '../scanner-reports/berth-report-parts.js';
 import type { ReportVulnerability } from '../scanner-reports/scanner-report.js';
@@ -79,23 +79,22 @@ export async function writeBerthSplices(
     { scannerVersion: MATCHER_VERSION, now: common.now, ...(common.dbBuildTime === undefined ? {} : { dbBuildTime: common.dbBuildTime }) },
   );
   const conflicts: string[] = [];
+  const events: NewEvent[] = [];
   for (const w of writes) {
     const generation = generations.get(w.reportId);
-    if (generation === undefined) {
-      conflicts.push(w.digest);
-      continue;
-    }
-    await emitEvent(
-      tx,
-      vulnReportEvent({
-        repoUid: w.repoUid,
-        digest: w.digest,
-        generation,
-        scannerVersion: MATCHER_VERSION,
-        matches: w.body.matches,
-        previousIds: w.previousIds,
-      }),
-    );
+    if (generation === undefined) conflicts.push(w.digest);
+    else
+      events.push(
+        vulnReportEvent({
+          repoUid: w.repoUid,
+          digest: w.digest,
+          generation,
+          scannerVersion: MATCHER_VERSION,
+          matches: w.body.matches,
+          previousIds: w.previousIds,
+        }),
+      );
   }
+  await emitEvents(tx, events);
   return { written: generations.size, conflicts };
 }
