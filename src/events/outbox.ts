@@ -54,18 +54,7 @@ export async function emitEvent(tx: Tx, event: NewEvent): Promise<string> {
   // Time-ordered (UUIDv7): each new id lands at the end of the outbox's event_id
   // index instead of on a random page (a cheaper insert: docs/performance.md).
   const eventId = timeOrderedUuid();
-  const row = {
-    event_id: eventId,
-    type: event.type,
-    audience: event.audience === 'customer' ? 1 : 0,
-    group_uid: event.group,
-    subject: event.subject,
-    actor: JSON.stringify(event.actor === undefined ? {} : { subject: event.actor }),
-    body: JSON.stringify(event.body ?? {}),
-    body_type: event.bodyType,
-    extensions: JSON.stringify(event.extensions ?? {}),
-    create_time: nowIso(),
-  };
+  const row = outboxRow(event, eventId);
   // Compiled once: every mutating RPC runs it. Internal events are never fanned out.
   if (event.audience !== 'customer') return insertCompiled(tx, 'event_outbox', row).then(() => eventId);
   // An event no subscription can receive (none on its group or an ancestor
@@ -86,4 +75,49 @@ export async function emitEvent(tx: Tx, event: NewEvent): Promise<string> {
   );
   if (written[0]?.fanned_out === 0) afterCommit(tx, ringDeliveryWorkers);
   return eventId;
+}
+
+function outboxRow(event: NewEvent, eventId: string) {
+  return {
+    event_id: eventId,
+    type: event.type,
+    audience: event.audience === 'customer' ? 1 : 0,
+    group_uid: event.group,
+    subject: event.subject,
+    actor: JSON.stringify(event.actor === undefined ? {} : { subject: event.actor }),
+    body: JSON.stringify(event.body ?? {}),
+    body_type: event.bodyType,
+    extensions: JSON.stringify(event.extensions ?? {}),
+    create_time: nowIso(),
+  };
+}
+
+/** Events per INSERT of emitEvents: about a dozen parameters each. */
+const EVENTS_PER_INSERT = 200;
+
+/**
+ * Writes events of changes no person made (`audit: false`) to the outbox
+ * inside `tx`, one INSERT per EVENTS_PER_INSERT: the rows emitEvent writes one
+ * by one, for a writer of many derived changes at once (a page of re-matched
+ * vulnerability reports). Returns their ids in order.
+ */
+export async function emitEvents(tx: Tx, events: readonly NewEvent[]): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < events.length; i += EVENTS_PER_INSERT) {
+    const rows = events.slice(i, i + EVENTS_PER_INSERT).map((event) => {
+      if (event.audit) throw new Error(`emitEvents writes no audit entry, and ${event.type} has one`);
+      const eventId = timeOrderedUuid();
+      ids.push(eventId);
+      // As emitEvent: fanned out already when no subscription can receive it; an internal event never is (the column's default).
+      const groups = [event.group, ...ancestorsOf(event.group)];
+      const fannedOut =
+        event.audience === 'customer'
+          ? sql<number>`case when exists (select 1 from event_subscriptions where parent_uid in (${sql.join(groups)})) then 0 else 1 end`
+          : sql<number>`0`;
+      return { ...outboxRow(event, eventId), fanned_out: fannedOut };
+    });
+    const written = await tx.insertInto('event_outbox').values(rows).returning(['audience', 'fanned_out']).execute();
+    if (written.some((w) => Number(w.audience) === 1 && Number(w.fanned_out) === 0)) afterCommit(tx, ringDeliveryWorkers);
+  }
+  return ids;
 }

@@ -36,6 +36,13 @@ export interface DatabaseCapabilities {
   readonly skipLocked: boolean;
   /** ALTER TABLE … ADD CONSTRAINT FOREIGN KEY; without it a table is rebuilt to gain one. */
   readonly alterForeignKeys: boolean;
+  /**
+   * Whether a row's short columns are read without its long ones: PostgreSQL
+   * keeps long text out of line (TOAST); SQLite stores columns in order, so a
+   * short column after a long text is reached through the text's overflow
+   * pages, and an index holding the short ones serves them instead.
+   */
+  readonly readsShortColumnsApart: boolean;
   /** Type of key and name columns: compared byte by byte, so '/' sorts just before '0' and uid ranges hold. */
   keyText(): RawBuilder<unknown>;
   /** Type of an auto-incrementing integer primary key. */
@@ -100,6 +107,7 @@ export const SQLITE: DatabaseCapabilities = {
   kind: 'sqlite',
   skipLocked: false,
   alterForeignKeys: false,
+  readsShortColumnsApart: false,
   keyText: () => sql`text`, // SQLite's default BINARY collation already compares bytes
   serialType: 'integer',
   bytesType: 'blob',
@@ -138,6 +146,7 @@ export const POSTGRES: DatabaseCapabilities = {
   kind: 'postgres',
   skipLocked: true,
   alterForeignKeys: true,
+  readsShortColumnsApart: true,
   keyText: () => sql`text collate "C"`,
   serialType: 'bigserial',
   bytesType: 'bytea',

@@ -2,10 +2,11 @@
 // on SQLite or PostgreSQL (BERTH_TEST_PG): a row in the form written before
 // parts (whole text in the column) is rewritten in parts by a whole write,
 // its previous ids read from its text; the assembled text is the whole
-// report's JSON; the same report again writes nothing; a splice that gives
-// only the changed packages' parts reads back as the whole report written
-// anew, its previous ids read from the parts; deleting the report deletes
-// its parts.
+// report's JSON; the same report again writes nothing; a page of splices
+// (storeBerthSplices: one statement per table) rewrites only the reports still
+// at the generation they were read at, and only their replaced packages'
+// parts, each reading back as the whole report written anew; deleting the
+// report deletes its parts.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,7 +18,7 @@ import type { InstalledPackage } from '../../src/scanning/inventory/inventory.js
 import type { VulnMatch } from '../../src/scanning/matching/vuln-match.js';
 import { berthReportBody, berthVulnerabilities, reportParts } from '../../src/scanning/reports/berth-report.js';
 import { reportText } from '../../src/scanning/scanner-reports/berth-report-parts.js';
-import { storeBerthReport } from '../../src/scanning/scanner-reports/store-scanner-report.js';
+import { storeBerthReport, storeBerthSplices } from '../../src/scanning/scanner-reports/store-scanner-report.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { transact } from '../../src/store/transact.js';
 import { dropDatabase, freshDatabase } from '../harness/berth-process.js';
@@ -54,8 +55,10 @@ const match = (packageIndex: number, id: string): VulnMatch => ({
   urls: [],
 });
 
-const row = () =>
-  store.db.selectFrom('vuln_reports').select(['id', 'vulnerabilities', 'raw_digest', 'generation']).where('digest', '=', DIGEST).executeTakeFirstOrThrow();
+const OTHER = `sha256:${'b'.repeat(64)}`;
+const STALE = `sha256:${'c'.repeat(64)}`;
+const row = (digest = DIGEST) =>
+  store.db.selectFrom('vuln_reports').select(['id', 'vulnerabilities', 'raw_digest', 'generation']).where('digest', '=', digest).executeTakeFirstOrThrow();
 const partCount = async (id: number | string) =>
   (await store.db.selectFrom('berth_report_parts').select('package_index').where('report_id', '=', Number(id)).execute()).length;
 
@@ -93,11 +96,11 @@ after(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-const whole = (body: ReturnType<typeof berthReportBody>, expectGeneration: number) =>
+const whole = (body: ReturnType<typeof berthReportBody>, expectGeneration: number, digest = DIGEST) =>
   transact(store, (tx) =>
     storeBerthReport(tx, {
       repoUid,
-      digest: DIGEST,
+      digest,
       scannerVersion: '2',
       parts: body.parts,
       reportDigest: body.digest,
@@ -123,30 +126,58 @@ describe('reports stored by package', () => {
     assert.deepEqual(await whole(berthReportBody(first), 2), { changed: false, generation: 2 });
   });
 
-  it('splices only the changed packages and reads back as the whole report written anew', async () => {
+  it('splices a page of reports: only the changed packages of those still at the generation read, each reading back as the whole report written anew', async () => {
+    // Two more reports: OTHER holds the same packages' matches, STALE is rewritten after the splice read it.
+    assert.equal((await whole(berthReportBody(first), 0, OTHER)).changed, true);
+    assert.equal((await whole(berthReportBody(first), 0, STALE)).changed, true);
+    const [mine, other, stale] = [await row(), await row(OTHER), await row(STALE)];
+    assert.equal((await whole(berthReportBody([match(1, 'CVE-9')]), 1, STALE)).changed, true);
+
     const fresh = [match(2, 'CVE-5'), match(2, 'CVE-6'), match(3, 'CVE-7')]; // package 2 changes, 3 gains one, 4 loses its match
-    const afterMatches = [...first.filter((m) => m.packageIndex === 0), ...fresh];
-    const expected = berthReportBody(afterMatches);
-    const stored = await transact(store, (tx) =>
-      storeBerthReport(tx, {
-        repoUid,
-        digest: DIGEST,
-        scannerVersion: '2',
-        parts: reportParts(berthVulnerabilities(fresh)),
-        replaced: [2, 4],
-        reportDigest: expected.digest,
-        now: new Date().toISOString(),
-        expectGeneration: 2,
-      }),
+    const expected = berthReportBody([...first.filter((m) => m.packageIndex === 0), ...fresh]);
+    const otherFresh = [match(0, 'CVE-8')]; // in OTHER only package 0 changes
+    const otherExpected = berthReportBody([...otherFresh, ...first.filter((m) => m.packageIndex !== 0)]);
+    const splice = (r: { id: number | string; generation: number }, matches: VulnMatch[], replaced: number[], digest: string) => ({
+      id: Number(r.id),
+      expectGeneration: r.generation,
+      parts: reportParts(berthVulnerabilities(matches)),
+      replaced,
+      reportDigest: digest,
+    });
+    const written = await transact(store, (tx) =>
+      storeBerthSplices(
+        tx,
+        [
+          splice(mine, fresh, [2, 3, 4], expected.digest),
+          splice(other, otherFresh, [0], otherExpected.digest),
+          splice(stale, otherFresh, [0], otherExpected.digest),
+        ],
+        { scannerVersion: '2', now: new Date().toISOString() },
+      ),
     );
-    assert.deepEqual(stored, { changed: true, generation: 3, previousIds: ['CVE-1', 'CVE-2', 'CVE-3', 'CVE-4'] });
-    const r = await row();
-    assert.equal(await reportText(store.db, { ...r, scanner_name: 'BERTH' }), JSON.stringify(expected.vulnerabilities));
-    assert.equal(await partCount(r.id), 3);
+    assert.deepEqual(
+      written,
+      new Map([
+        [Number(mine.id), 3],
+        [Number(other.id), 2],
+      ]),
+      'the stale report is a conflict',
+    );
+    const text = async (digest: string) => reportText(store.db, { ...(await row(digest)), scanner_name: 'BERTH' });
+    assert.equal(await text(DIGEST), JSON.stringify(expected.vulnerabilities));
+    assert.equal((await row()).raw_digest, expected.digest);
+    assert.equal(await partCount(mine.id), 3);
+    assert.equal(await text(OTHER), JSON.stringify(otherExpected.vulnerabilities));
+    assert.equal((await row(OTHER)).raw_digest, otherExpected.digest);
+    assert.equal(await text(STALE), JSON.stringify(berthReportBody([match(1, 'CVE-9')]).vulnerabilities), 'nothing of a conflict is written');
+    assert.equal((await row(STALE)).generation, 2);
     // A whole re-match of the same matches computes the same digest: nothing written.
     assert.deepEqual(await whole(expected, 3), { changed: false, generation: 3 });
+    assert.deepEqual(await whole(otherExpected, 2, OTHER), { changed: false, generation: 2 });
     // A stale generation is a conflict.
     assert.equal((await whole(berthReportBody(first), 2)).conflict, true);
+    // A whole rewrite of a report in parts reads the ids it held from them.
+    assert.deepEqual(await whole(berthReportBody(first), 3), { changed: true, generation: 4, previousIds: ['CVE-1', 'CVE-2', 'CVE-5', 'CVE-6', 'CVE-7'] });
   });
 
   it("deletes a report's parts with it", async () => {

@@ -4,13 +4,14 @@
 // whatever their strings hold; a splice gives exactly the parts — so the text
 // and the digest — of the whole report written anew, whichever packages are
 // replaced (first, middle, last, all, none, a package that had no match
-// gaining some, one losing all); the digest follows every change.
+// gaining some, one losing all); the digest follows every change, and a
+// splice that changes nothing is known from the replaced packages' parts.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { InstalledPackage } from '../../src/scanning/inventory/inventory.js';
 import type { VulnMatch } from '../../src/scanning/matching/vuln-match.js';
 import { berthReportBody, berthVulnerabilities, reportParts } from '../../src/scanning/reports/berth-report.js';
-import { spliceParts } from '../../src/scanning/reports/splice-parts.js';
+import { sameParts, spliceParts } from '../../src/scanning/reports/splice-parts.js';
 import { assembleText, reportDigest } from '../../src/scanning/scanner-reports/berth-report-parts.js';
 
 const pkg = (i: number): InstalledPackage => ({
@@ -92,6 +93,11 @@ describe('report parts', () => {
       assert.deepEqual(spliced, whole.parts, `replacing ${replaced.join(',')}`);
       assert.equal(textOf(spliced), JSON.stringify(whole.vulnerabilities));
       assert.equal(reportDigest(spliced), whole.digest);
+      // A splice is known to change nothing from the replaced packages' parts alone exactly when the digest stays.
+      assert.equal(sameParts(stored.parts, set, reportParts(berthVulnerabilities(fresh))), whole.digest === stored.digest, `replacing ${replaced.join(',')}`);
+      const again = reportParts(berthVulnerabilities(before.filter((m) => set.has(m.packageIndex))));
+      assert.equal(sameParts(stored.parts, set, again), true, `the stored matches of ${replaced.join(',')} again`);
+      assert.equal(sameParts(stored.parts, set, [...again, ...reportParts([...berthVulnerabilities([match(3, 'CVE-1')])])]), false);
       digests.add(whole.digest);
     }
     assert.equal(digests.size, cases.length, 'every change gives another digest');

@@ -20,16 +20,16 @@ import { rootOf } from '../../core/uidp.js';
 import type { Store } from '../../store/store.js';
 import { statementChunks } from '../../store/statement-chunks.js';
 import { transact } from '../../store/transact.js';
-import { loadInventories } from '../inventories/stored-inventory.js';
+import { loadPackagesNamed } from '../inventories/stored-inventory.js';
 import { enqueueScanJob } from '../jobs/enqueue-job.js';
 import { AdvisoryLookup } from '../matching/advisory-lookup.js';
 import { matchInventory } from '../matching/match-inventory.js';
 import { lookupKeys } from '../matching/package-keys.js';
-import { type BerthReportWrite, writeBerthReport } from './write-berth-report.js';
+import { type BerthSpliceWrite, writeBerthSplices } from './write-berth-report.js';
 import { type BerthReportPart, reportDigest } from '../scanner-reports/berth-report-parts.js';
 import { berthVulnerabilities, MAX_STORED_MATCHES, reportParts } from './berth-report.js';
 import { newestAdvisoryTime } from './advisory-time.js';
-import { matchCount, type PartHead, pairsOf, spliceParts } from './splice-parts.js';
+import { matchCount, type PartHead, pairsOf, sameParts, spliceParts } from './splice-parts.js';
 import { REMATCH_JOB, reportScopes } from './rematch-job.js';
 
 /** Images one transaction writes the reports of. */
@@ -47,6 +47,25 @@ export interface SpliceResult {
 /** `ecosystem \0 package`: how a changed key is named in the set spliceChangedKeys takes. */
 export const changedKey = (ecosystem: string, pkg: string) => `${ecosystem}\u0000${pkg}`;
 
+/**
+ * The package names and types that cover every package a changed key may
+ * name (a superset, narrowed by the packages' own keys): a key is a package's
+ * name or source name, or its purl name (namespace, separator, name) of which
+ * the name is a suffix; PyPI's keys are normalized names, so any PyPI package.
+ */
+function namesOf(keys: ReadonlySet<string>): { names: string[]; types: string[] } {
+  const names = new Set<string>();
+  const types = new Set<string>();
+  for (const key of keys) {
+    const at = key.indexOf('\u0000');
+    const [ecosystem, name] = [key.slice(0, at), key.slice(at + 1)];
+    if (ecosystem === 'pypi') types.add('pypi');
+    names.add(name);
+    for (let i = 0; i < name.length; i++) if (name[i] === '/' || name[i] === ':') names.add(name.slice(i + 1));
+  }
+  return { names: [...names], types: [...types] };
+}
+
 /** Splices the matches of the packages under `keys` into the reports of `digests`. */
 export async function spliceChangedKeys(store: Store, keys: ReadonlySet<string>, digests: readonly string[], signal?: AbortSignal): Promise<SpliceResult> {
   const db = store.db;
@@ -56,9 +75,11 @@ export async function spliceChangedKeys(store: Store, keys: ReadonlySet<string>,
   const dbBuildTime = await newestAdvisoryTime(db);
   const scope = await reportScopes(store);
   const lookup = new AdvisoryLookup(db);
+  const named = namesOf(keys);
   for (const page of statementChunks(digests, PAGE)) {
     signal?.throwIfAborted();
-    const inventories = await loadInventories(db, page);
+    // Only the packages a changed key may name: the others keep their parts, unread.
+    const inventories = await loadPackagesNamed(db, page, named.names, named.types);
     const reports = await db
       .selectFrom('vuln_reports')
       .select(['id', 'repo_uid', 'digest', 'generation', 'raw_digest'])
@@ -78,17 +99,31 @@ export async function spliceChangedKeys(store: Store, keys: ReadonlySet<string>,
       db,
       reports.filter((r) => Number(r.parted) === 1).map((r) => Number(r.id)),
     );
-    const writes: BerthReportWrite[] = [];
+    // The packages each image holds under a changed key, and every key they are looked up under, read at once for the page.
+    const affectedOf = new Map<string, Set<number>>();
+    const wanted = new Map<string, Set<string>>();
+    for (const [digest, inventory] of inventories) {
+      const affected = new Set<number>();
+      inventory.packages.forEach((p, i) => {
+        const looked = lookupKeys(inventory.os, p);
+        if (!looked.some((k) => keys.has(changedKey(k.ecosystem, k.package)))) return;
+        affected.add(i);
+        for (const k of looked) {
+          const names = wanted.get(k.ecosystem);
+          if (names) names.add(k.package);
+          else wanted.set(k.ecosystem, new Set([k.package]));
+        }
+      });
+      if (affected.size > 0) affectedOf.set(digest, affected);
+    }
+    await lookup.load(wanted);
+    const writes: BerthSpliceWrite[] = [];
     const whole = new Set<string>();
     const now = nowIso();
     for (const digest of page) {
       const inventory = inventories.get(digest);
-      if (!inventory) continue;
-      const affected = new Set<number>();
-      inventory.packages.forEach((p, i) => {
-        if (lookupKeys(inventory.os, p).some((k) => keys.has(changedKey(k.ecosystem, k.package)))) affected.add(i);
-      });
-      if (affected.size === 0) continue;
+      const affected = affectedOf.get(digest);
+      if (!inventory || !affected) continue;
       result.images++;
       const fresh = new Map<string, BerthReportPart[]>();
       for (const r of reportsOf.get(digest) ?? []) {
@@ -103,6 +138,7 @@ export async function spliceChangedKeys(store: Store, keys: ReadonlySet<string>,
           added = reportParts(berthVulnerabilities(await matchInventory(db, inventory, { scope: scope(org), packages: affected, lookup })));
           fresh.set(org, added);
         }
+        if (sameParts(parts, affected, added)) continue; // the changed packages' matches are as stored
         const after = spliceParts<PartHead>(parts, affected, added);
         const digestAfter = reportDigest(after);
         if (digestAfter === r.raw_digest) continue;
@@ -113,24 +149,18 @@ export async function spliceChangedKeys(store: Store, keys: ReadonlySet<string>,
         const matches = after.flatMap((p) => pairsOf(p).map(([id, severity]) => ({ id, severity })));
         const previousIds = parts.flatMap((p) => pairsOf(p).map(([id]) => id));
         writes.push({
+          reportId: Number(r.id),
           repoUid: r.repo_uid,
           digest,
           body: { parts: added, replaced: parts.filter((p) => affected.has(p.packageIndex)).map((p) => p.packageIndex), digest: digestAfter, matches },
-          ...(dbBuildTime === undefined ? {} : { dbBuildTime }),
-          now,
           expectGeneration: r.generation,
           previousIds,
         });
       }
     }
     const done = await transact(store, async (tx) => {
-      let written = 0;
-      const again = new Set(whole);
-      for (const w of writes) {
-        const stored = await writeBerthReport(tx, w);
-        if (stored.conflict) again.add(w.digest);
-        else if (stored.changed) written++;
-      }
+      const { written, conflicts } = await writeBerthSplices(tx, writes, { now, ...(dbBuildTime === undefined ? {} : { dbBuildTime }) });
+      const again = new Set([...whole, ...conflicts]);
       let queued = 0;
       for (const digest of [...again].sort()) if (await enqueueScanJob(tx, REMATCH_JOB, digest, { again: true })) queued++;
       return { written, queued };

@@ -27,3 +27,14 @@ export function spliceParts<T extends PartHead>(parts: readonly T[], replaced: R
   while (a < added.length) out.push(added[a++]);
   return out;
 }
+
+/** Whether the packages in `replaced` hold `added` already (same packages with matches, same digests): a splice that changes nothing. */
+export function sameParts(parts: readonly PartHead[], replaced: ReadonlySet<number>, added: readonly PartHead[]): boolean {
+  let a = 0;
+  for (const p of parts) {
+    if (!replaced.has(p.packageIndex)) continue;
+    const q = added[a++];
+    if (q === undefined || q.packageIndex !== p.packageIndex || q.digest !== p.digest) return false;
+  }
+  return a === added.length;
+}

@@ -4,8 +4,10 @@
 // or a job run again is harmless. Berth's own reports (storeBerthReport) are
 // one row per repo and digest, rewritten only when their matches change, their
 // matches stored by package in berth_report_parts (berth-report-parts.ts).
+// A page of splices (storeBerthSplices) is written in one statement per table.
 import { createHash } from 'node:crypto';
-import { statementChunks } from '../../store/statement-chunks.js';
+import { sql } from 'kysely';
+import { STATEMENT_CHUNK, statementChunks } from '../../store/statement-chunks.js';
 import type { Tx } from '../../store/transact.js';
 import type { BerthReportPart } from './berth-report-parts.js';
 import type { ScannerReport } from './scanner-report.js';
@@ -55,14 +57,9 @@ export interface StoreBerthReport {
   scannerVersion: string;
   /** When the advisories matched against last changed. */
   dbBuildTime?: string;
-  /**
-   * The report's parts (berth-report-parts.ts): every package's with matches
-   * (a whole re-match), or, with `replaced`, the new ones of those packages.
-   */
+  /** The report's parts (berth-report-parts.ts): every package's with matches. A splice uses storeBerthSplices. */
   parts: readonly BerthReportPart[];
-  /** A splice: the packages whose parts `parts` replace (the others are kept as stored). */
-  replaced?: readonly number[];
-  /** The digest of all the report's parts' digests after this write (reportDigest). */
+  /** The digest of all the report's parts' digests (reportDigest). */
   reportDigest: string;
   now: string;
   /**
@@ -70,8 +67,6 @@ export interface StoreBerthReport {
    * computed before another was stored is not written over it (`conflict`).
    */
   expectGeneration?: number;
-  /** Whether to read the ids being replaced (for `previousIds`): a caller that knows them already says false. */
-  readPrevious?: boolean;
 }
 
 export type StoredBerthReport =
@@ -113,8 +108,7 @@ async function insertParts(tx: Tx, id: number, parts: readonly BerthReportPart[]
 export async function storeBerthReport(tx: Tx, r: StoreBerthReport): Promise<StoredBerthReport> {
   const old = await tx
     .selectFrom('vuln_reports')
-    .select(['id', 'raw_digest', 'generation'])
-    .$if(r.readPrevious !== false, (q) => q.select('vulnerabilities'))
+    .select(['id', 'raw_digest', 'generation', 'vulnerabilities'])
     .where('repo_uid', '=', r.repoUid)
     .where('digest', '=', r.digest)
     .where('scanner_name', '=', 'BERTH')
@@ -132,18 +126,15 @@ export async function storeBerthReport(tx: Tx, r: StoreBerthReport): Promise<Sto
   };
   if (old) {
     const id = Number(old.id);
-    const previousIds = old.vulnerabilities === undefined ? undefined : await previousIdsOf(tx, id, old.vulnerabilities);
+    const previousIds = await previousIdsOf(tx, id, old.vulnerabilities);
     await tx
       .updateTable('vuln_reports')
       .set({ ...values, generation: old.generation + 1 })
       .where('id', '=', old.id)
       .execute();
-    const q = tx.deleteFrom('berth_report_parts').where('report_id', '=', id);
-    if (r.replaced) {
-      for (const chunk of statementChunks(r.replaced)) await q.where('package_index', 'in', chunk).execute();
-    } else await q.execute();
+    await tx.deleteFrom('berth_report_parts').where('report_id', '=', id).execute();
     await insertParts(tx, id, r.parts);
-    return { changed: true, generation: old.generation + 1, ...(previousIds === undefined ? {} : { previousIds }) };
+    return { changed: true, generation: old.generation + 1, previousIds };
   }
   const inserted = await tx
     .insertInto('vuln_reports')
@@ -152,4 +143,87 @@ export async function storeBerthReport(tx: Tx, r: StoreBerthReport): Promise<Sto
     .executeTakeFirstOrThrow();
   await insertParts(tx, Number(inserted.id), r.parts);
   return { changed: true, generation: 1 };
+}
+
+/** One report's splice: its row as the splice read it, and the new parts of the packages it replaces. */
+export interface BerthSplice {
+  /** The report row's id. */
+  id: number;
+  /** The generation the splice was computed over: another one stored means a conflict, nothing written. */
+  expectGeneration: number;
+  /** The new parts of the `replaced` packages (those with matches). */
+  parts: readonly BerthReportPart[];
+  replaced: readonly number[];
+  /** The digest of all the report's parts' digests after the splice. */
+  reportDigest: string;
+}
+
+/** Reports per statement: each adds about five parameters, with its replaced packages. */
+const SPLICES_PER_STATEMENT = 100;
+
+/** The splices in groups of at most STATEMENT_CHUNK replaced packages (a report with more is a group of its own). */
+function byParameters(splices: readonly BerthSplice[]): BerthSplice[][] {
+  const out: BerthSplice[][] = [];
+  let group: BerthSplice[] = [];
+  let n = 0;
+  for (const s of splices) {
+    if (group.length > 0 && (n + s.replaced.length > STATEMENT_CHUNK || group.length === SPLICES_PER_STATEMENT)) {
+      out.push(group);
+      group = [];
+      n = 0;
+    }
+    group.push(s);
+    n += s.replaced.length;
+  }
+  if (group.length > 0) out.push(group);
+  return out;
+}
+
+/**
+ * Writes a page of splices over the generations they were read at, one
+ * statement per table rather than several per report (the caller read each
+ * row already, so it is not read again): the rows still at their expected
+ * generation are rewritten (a compare-and-set in the UPDATE itself, which
+ * PostgreSQL re-checks on a row another transaction changed meanwhile), then
+ * their replaced parts deleted and their new parts inserted. Returns the new
+ * generation of each report written, by id; one absent was rewritten
+ * meanwhile (a conflict), and nothing of it was written.
+ */
+export async function storeBerthSplices(
+  tx: Tx,
+  splices: readonly BerthSplice[],
+  common: { scannerVersion: string; dbBuildTime?: string; now: string },
+): Promise<Map<number, number>> {
+  const written = new Map<number, number>();
+  for (const chunk of statementChunks(splices, SPLICES_PER_STATEMENT)) {
+    const rows = await tx
+      .updateTable('vuln_reports')
+      .set({
+        scanner_version: common.scannerVersion,
+        db_build_time: common.dbBuildTime ?? null,
+        created_at: common.now,
+        vulnerabilities: '',
+        raw_digest: sql<string>`case id ${sql.join(
+          chunk.map((s) => sql`when ${s.id} then ${s.reportDigest}`),
+          sql` `,
+        )} end`,
+        store_time: common.now,
+        generation: sql<number>`generation + 1`,
+      })
+      .where(({ or, and, eb }) => or(chunk.map((s) => and([eb('id', '=', s.id), eb('generation', '=', s.expectGeneration)]))))
+      .returning(['id', 'generation'])
+      .execute();
+    for (const r of rows) written.set(Number(r.id), Number(r.generation));
+  }
+  const done = splices.filter((s) => written.has(s.id));
+  for (const chunk of byParameters(done.filter((s) => s.replaced.length > 0)))
+    await tx
+      .deleteFrom('berth_report_parts')
+      .where(({ or, and, eb }) => or(chunk.map((s) => and([eb('report_id', '=', s.id), eb('package_index', 'in', s.replaced)]))))
+      .execute();
+  const parts = done.flatMap((s) =>
+    s.parts.map((p) => ({ report_id: s.id, package_index: p.packageIndex, text: p.text, digest: p.digest, matches: p.matches })),
+  );
+  for (const chunk of statementChunks(parts, PARTS_PER_INSERT)) await tx.insertInto('berth_report_parts').values(chunk).execute();
+  return written;
 }
