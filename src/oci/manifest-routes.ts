@@ -9,9 +9,8 @@
 // of the repo lists it (403 DENIED naming the indexes; delete-manifest.ts).
 // The platform of a single image is read from its config blob here, so the
 // Images API answers from the database alone.
-import { buffer } from 'node:stream/consumers';
 import { repoHasBlob } from '../registry/content/blob-links.js';
-import { configHasPlatform, configPlatform, MAX_CONFIG_READ } from '../registry/content/config-platform.js';
+import { configHasPlatform, MAX_CONFIG_READ } from '../registry/content/config-platform.js';
 import { deleteManifest } from '../registry/content/delete-manifest.js';
 import type { Platform } from '../registry/content/descriptor.js';
 import { digestOf, parseDigest } from '../registry/content/digest.js';
@@ -23,6 +22,7 @@ import { removeTag, setTag } from '../registry/tags/tag-writer.js';
 import { emitEvent } from '../events/outbox.js';
 import { transact } from '../store/transact.js';
 import { originOf, pullEvent, pushEvent } from './access-events.js';
+import { ConfigPlatforms } from './config-platforms.js';
 import { auditRegistryDelete } from './delete-audit.js';
 import { freeTierReaches } from './free-tier.js';
 import { OciError } from './oci-errors.js';
@@ -34,15 +34,13 @@ import { NAME_PATTERN, type RepoRoute } from './route-table.js';
 const REFERENCE_SEGMENT = '[^/]{1,256}';
 const TAG = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$/;
 
-/** What a config blob says of its platform, when it is an image config small enough to read. */
-async function platformOf(ctx: RegistryContext, repoUid: string, m: ParsedManifest): Promise<Platform | undefined> {
+/** What a config blob says of its platform, when it is an image config small enough to read that the repo holds. */
+async function platformOf(ctx: RegistryContext, configs: ConfigPlatforms, repoUid: string, m: ParsedManifest): Promise<Platform | undefined> {
   const config = m.config;
   if (!config || !configHasPlatform(config.mediaType) || config.size > MAX_CONFIG_READ) return undefined;
   const digest = parseDigest(config.digest);
   if (!digest || !(await repoHasBlob(ctx.runtime.store.db, repoUid, digest.text))) return undefined;
-  const body = await ctx.blobs.read(digest);
-  if (!body) return undefined;
-  return configPlatform(await buffer(body));
+  return configs.of(digest);
 }
 
 /** Where a manifest lives: any reference segment (one neither a tag nor a digest is unknown, 404, as the conformance suite expects). */
@@ -85,6 +83,7 @@ export function manifestReadRoute(ctx: RegistryContext): RepoRoute {
 }
 
 export function manifestPutRoute(ctx: RegistryContext): RepoRoute {
+  const configs = new ConfigPlatforms(ctx.blobs);
   return {
     name: 'manifest put',
     template: '/v2/{name}/manifests/{reference}',
@@ -103,7 +102,7 @@ export function manifestPutRoute(ctx: RegistryContext): RepoRoute {
       const digest = digestOf(bytes, asDigest?.algorithm ?? 'sha256');
       if (asDigest && asDigest.text !== digest) throw new OciError('DIGEST_INVALID', `the manifest's digest is ${digest}`, { digest: reference });
       const repoUid = await repoForPush(ctx, access, request.ip);
-      const platform = await platformOf(ctx, repoUid, parsed.manifest);
+      const platform = await platformOf(ctx, configs, repoUid, parsed.manifest);
       const result = await transact(ctx.runtime.store, async (tx) => {
         const r = await putManifest(tx, repoUid, digest, parsed.manifest, bytes, { platform, observer: ctx.manifestObserver });
         if (!r.ok) return r;

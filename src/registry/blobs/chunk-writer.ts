@@ -4,6 +4,9 @@
 // is paused while they are queued). Memory stays at about the buffer size
 // whatever the body's size, when the chunks are released as they are written
 // (`owned`: see release-buffer.ts); others wait for the garbage collector.
+// Every FLUSH_STEP bytes written, a datasync starts in the background (one at
+// a time, not waited on by the writes): the disk writes a long body back while
+// the rest arrives, instead of all of it in the append's closing fsync.
 import type { Hash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import { type Readable, Writable } from 'node:stream';
@@ -13,6 +16,8 @@ import { type ChunkOwnership, UploadTooLargeError } from './blob-store.js';
 
 /** The read and write buffer size of the filesystem driver (measured with bench/blob-store.ts). */
 export const IO_BUFFER = 1 << 20;
+/** Bytes written between two background flushes of a chunk. */
+export const FLUSH_STEP = 32 << 20;
 
 /**
  * Writes `source` at `position` and resolves to the number of bytes written
@@ -42,19 +47,46 @@ export async function writeChunk(
   return taken;
 }
 
-/** A Writable over an open handle that never closes it (an fs WriteStream closes its descriptor when destroyed, as pipeline does on error). */
+/**
+ * A Writable over an open handle that never closes it (an fs WriteStream
+ * closes its descriptor when destroyed, as pipeline does on error). It ends
+ * only once its background flush has: a flush's error fails the chunk (a
+ * later fsync need not report a write-back error again).
+ */
 function fileSink(file: FileHandle, start: number, release: boolean): Writable {
   let position = start;
+  let unflushed = 0;
+  let flushing: Promise<void> | undefined;
+  let flushError: unknown;
+  const flushInBackground = () => {
+    unflushed = 0;
+    flushing = file.datasync().then(
+      () => {
+        flushing = undefined;
+      },
+      (err: unknown) => {
+        flushError ??= err;
+        flushing = undefined;
+      },
+    );
+  };
   const write = async (buffers: Uint8Array[]) => {
+    if (flushError !== undefined) throw flushError;
     let rest = buffers;
     while (rest.length > 0) {
       // A short count means the disk filled part way: write the rest, which then fails with the real error (ENOSPC).
       const { bytesWritten } = await file.writev(rest, position);
       if (bytesWritten === 0) throw new Error('write made no progress');
       position += bytesWritten;
+      unflushed += bytesWritten;
       rest = after(rest, bytesWritten);
     }
     if (release) for (const b of buffers) releaseBuffer(b);
+    if (unflushed >= FLUSH_STEP && flushing === undefined) flushInBackground();
+  };
+  const settled = async () => {
+    await flushing;
+    if (flushError !== undefined) throw flushError;
   };
   return new Writable({
     highWaterMark: IO_BUFFER,
@@ -63,6 +95,13 @@ function fileSink(file: FileHandle, start: number, release: boolean): Writable {
     },
     writev(chunks, done) {
       write(chunks.map((c) => c.chunk as Uint8Array)).then(() => done(), done);
+    },
+    final(done) {
+      settled().then(() => done(), done);
+    },
+    destroy(err, done) {
+      // Nothing may touch the file after an error but the caller's roll-back: it waits for the flush first.
+      (flushing ?? Promise.resolve()).then(() => done(err));
     },
   });
 }
