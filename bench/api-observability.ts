@@ -1,5 +1,8 @@
 // bench:api -- --observability: only the cost of metrics and the access log.
-// Two servers on the same seeded database, one with both on (the defaults,
+// Two servers on the same seeded database, started anew each round (which one
+// starts first alternating every two rounds: the first to start takes the
+// background workers' leases on the shared database, and an A/A check found
+// it the slower one), one with both on (the defaults,
 // logging at info into a pipe this process drains, as a log collector would)
 // and one with --metrics off --access-log off, each idle while the other is
 // measured; GET one repo and list 50 on both back to back, which first
@@ -31,22 +34,26 @@ async function measurePair(on: Server, off: Server, spec: () => RequestSpec, off
   return { on: o, off: await measure(off.url, spec, off.child) };
 }
 
+/** Starts the pair for a round (which of the two starts first is the starter's choice) and stops it. */
+export type PairStarter = (round: number) => Promise<{ on: Server; off: Server; stop(): Promise<void> }>;
+
 export async function benchObservability(
-  on: Server,
-  off: Server,
+  startPair: PairStarter,
   specs: Record<'GET one repo' | 'list 50', () => RequestSpec>,
   rounds: number,
   measure: Measure,
 ) {
   const pairs: Record<string, Pair[]> = Object.fromEntries(Object.keys(specs).map((k) => [k, []]));
   for (let round = 0; round < rounds; round++) {
+    const { on, off, stop } = await startPair(round);
     const line: string[] = [];
     for (const [name, spec] of Object.entries(specs)) {
       const p = await measurePair(on, off, spec, round % 2 === 1, measure);
       pairs[name].push(p);
       line.push(`${name} ${p.on.rps.toFixed(0)}/${p.off.rps.toFixed(0)} req/s, ${p.on.cpuUs?.toFixed(1)}/${p.off.cpuUs?.toFixed(1)} µs CPU`);
     }
-    console.log(`round ${round + 1} (${round % 2 === 1 ? 'off first' : 'on first'}), on/off: ${line.join('; ')}`);
+    await stop();
+    console.log(`round ${round + 1} (measured ${round % 2 === 1 ? 'off first' : 'on first'}), on/off: ${line.join('; ')}`);
   }
   console.log(`\nmedians of ${rounds} rounds`);
   const pct = (x: number) => `${(x * 100).toFixed(1)} %`;

@@ -210,11 +210,23 @@ async function main() {
     // pipe this process drains: under other load this process, the load generator, fell behind
     // reading, and the server's blocking writes to a full pipe were timed as the log's cost.
     const log = openSync(join(dataDir, 'access.log'), 'a');
-    const on = await startBerth([], [], log);
-    const off = await startBerth([], [...QUIET, '--listen', `127.0.0.1:${quietPort}`, '--public-url', `http://127.0.0.1:${port}`], log);
-    await benchObservability(on, off, { 'GET one repo': getSpec, 'list 50': listSpec }, RUNS, measure);
-    await stopProcess(off.child);
-    await stopProcess(on.child);
+    const startOn = () => startBerth([], [], log);
+    const startOff = () => startBerth([], [...QUIET, '--listen', `127.0.0.1:${quietPort}`, '--public-url', `http://127.0.0.1:${port}`], log);
+    const startPair = async (round: number) => {
+      const onFirst = Math.floor(round / 2) % 2 === 0;
+      const first = await (onFirst ? startOn() : startOff());
+      const second = await (onFirst ? startOff() : startOn());
+      const [on, off] = onFirst ? [first, second] : [second, first];
+      return {
+        on,
+        off,
+        stop: async () => {
+          await stopProcess(off.child);
+          await stopProcess(on.child);
+        },
+      };
+    };
+    await benchObservability(startPair, { 'GET one repo': getSpec, 'list 50': listSpec }, RUNS, measure);
     closeSync(log);
   } else if (values.profile) {
     for (const [name, spec] of [
