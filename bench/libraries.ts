@@ -16,8 +16,9 @@ import type { CatalogueArtifact } from '../src/libraries/catalogue-writer.js';
 import { writeCatalogue } from '../src/libraries/catalogue-writer.js';
 import { openStore } from '../src/store/store.js';
 import { transact } from '../src/store/transact.js';
-import { cpuTimeUs, freePort, medianResult, pinLoadToCore1, startNode, stopProcess } from './bench-process.js';
-import { formatResult, runLoad, type LoadResult, type RequestSpec } from './load.js';
+import { freePort, medianResult, pinLoadToCore1, startNode, stopProcess } from './bench-process.js';
+import { measurePhase } from './measure-load.js';
+import { formatResult, type LoadResult, type RequestSpec } from './load.js';
 
 const { values } = parseArgs({
   options: {
@@ -75,14 +76,8 @@ async function seed(dataDir: string, group: string): Promise<void> {
   console.log(`seeded ${ARTIFACTS} artifacts, ${ARTIFACTS * VERSIONS} versions through the writer in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 }
 
-async function measure(url: string, next: (i: number) => RequestSpec, pid?: number): Promise<LoadResult> {
-  await runLoad(url, next, CONNECTIONS, WARMUP);
-  const before = cpuTimeUs(pid);
-  const r = await runLoad(url, next, CONNECTIONS, SECONDS);
-  const after = cpuTimeUs(pid);
-  if (before !== undefined && after !== undefined) r.cpuUs = (after - before) / r.requests;
-  if (r.errors > 0) throw new Error(`${url}: ${r.errors} errors`);
-  return r;
+function measure(url: string, next: (i: number) => RequestSpec, pid?: number): Promise<LoadResult> {
+  return measurePhase(url, next, pid, { connections: CONNECTIONS, warmupSeconds: WARMUP, seconds: SECONDS });
 }
 
 async function main() {

@@ -23,8 +23,9 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { tmpdir, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { cpuTimeUs, freePort, median, medianResult, pinLoadToCore1, spawnPinned, startNode, stopProcess, waitFor } from './bench-process.js';
-import { formatResult, runLoad, type LoadResult, type RequestSpec } from './load.js';
+import { freePort, median, medianResult, pinLoadToCore1, spawnPinned, startNode, stopProcess, waitFor } from './bench-process.js';
+import { measurePhase } from './measure-load.js';
+import { formatResult, type LoadResult, type RequestSpec } from './load.js';
 
 const { values } = parseArgs({
   options: {
@@ -197,14 +198,8 @@ async function casesFor(db: Db, org: string, url: string, token: string) {
   return { cases, totals };
 }
 
-async function measure(url: string, next: (i: number) => RequestSpec, pid?: number): Promise<LoadResult> {
-  await runLoad(url, next, CONNECTIONS, WARMUP);
-  const before = cpuTimeUs(pid);
-  const r = await runLoad(url, next, CONNECTIONS, SECONDS);
-  const after = cpuTimeUs(pid);
-  if (before !== undefined && after !== undefined) r.cpuUs = (after - before) / r.requests;
-  if (r.errors > 0) throw new Error(`${url}${next(0).path}: ${r.errors} errors`);
-  return r;
+function measure(url: string, next: (i: number) => RequestSpec, pid?: number): Promise<LoadResult> {
+  return measurePhase(url, next, pid, { connections: CONNECTIONS, warmupSeconds: WARMUP, seconds: SECONDS });
 }
 
 /** VACUUM ANALYZE (creates leave dead index entries and stale statistics behind), in a child process. */
