@@ -48,22 +48,32 @@ export function textLogStream(out: NodeJS.WritableStream = process.stdout): Writ
   });
 }
 
+/** Longest a log line waits to be written, and the most that waits. */
+const FLUSH_MS = 20;
+const FLUSH_BYTES = 64 * 1024;
+
 /**
- * Stdout for pino's JSON lines, written once per turn of the event loop: the
- * lines of every request answered in one turn go out in one write() instead
- * of one each (the write was most of the access log's cost, docs/performance.md).
- * A line waits at most until the turn ends; what is left is written on exit.
- * The batch is handed to a synchronous destination as one string: sonic-boom's
- * flushSync would also fsync stdout after every batch (a disk flush per turn
- * when stdout is a file).
+ * Stdout for pino's JSON lines, written together: at most every FLUSH_MS, or
+ * when FLUSH_BYTES wait, instead of one write() per line (or per turn of the
+ * event loop, which under load is still one per request or two): the writes
+ * were most of the access log's cost (docs/performance.md). What waits is
+ * written on exit; a kill -9 loses at most FLUSH_MS of lines. The batch is
+ * handed to a synchronous destination as one string: sonic-boom's flushSync
+ * would also fsync stdout after every batch (a disk flush each time when
+ * stdout is a file).
  */
-export function turnBatchedStdout(): { write(line: string): void } {
+export function batchedStdout(): { write(line: string): void } {
   const dest = pino.destination({ dest: 1, sync: true });
   let pending: string[] = [];
+  let bytes = 0;
+  let timer: NodeJS.Timeout | undefined;
   const flush = () => {
+    clearTimeout(timer);
+    timer = undefined;
     if (pending.length === 0) return;
     const batch = pending.join('');
     pending = [];
+    bytes = 0;
     dest.write(batch);
   };
   process.on('exit', () => {
@@ -76,7 +86,9 @@ export function turnBatchedStdout(): { write(line: string): void } {
   return {
     write(line: string) {
       pending.push(line);
-      if (pending.length === 1) setImmediate(flush);
+      bytes += line.length;
+      if (bytes >= FLUSH_BYTES) flush();
+      else if (timer === undefined) timer = setTimeout(flush, FLUSH_MS).unref();
     },
   };
 }

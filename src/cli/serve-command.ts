@@ -273,7 +273,7 @@ environment, the environment over the file, the file over the defaults.`,
         // The logger, the metrics and the store are loaded here: other commands start without them.
         const [
           { default: pino },
-          { parseLogFormat, textLogStream, turnBatchedStdout },
+          { parseLogFormat, textLogStream, batchedStdout },
           { enableMetrics },
           { describeDatabase },
           { dataDirWarning },
@@ -295,7 +295,7 @@ environment, the environment over the file, the file over the defaults.`,
         const accessLog = parseSwitch('--access-log', o.accessLog);
         const withMetrics = parseSwitch('--metrics', o.metrics);
         const logOptions = { level: o.logLevel, redact: ['req.headers.authorization', '*.token', '*.privateKey'] };
-        const logger = pino(logOptions, format === 'text' ? textLogStream() : turnBatchedStdout());
+        const logger = pino(logOptions, format === 'text' ? textLogStream() : batchedStdout());
         const { host, port } = parseListen(o.listen);
         const tls = tlsFiles(o.tlsCert, o.tlsKey, '--tls-cert', '--tls-key');
         const registry = parseRegistry(o);

@@ -4,7 +4,9 @@
 // metrics off (and every command that is not `berth serve`) pays one
 // undefined check. Labels are bounded sets only: route templates, never paths.
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { KeyedCounter, KeyedHistogram } from './keyed-metrics.js';
 
+const HTTP_LABELS = ['listener', 'method', 'route', 'status'] as const;
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 /** A value read when Prometheus scrapes: labels to value (an empty label set for a single value). */
@@ -12,29 +14,27 @@ export type GaugeReader = () => Promise<ReadonlyArray<{ labels: Record<string, s
 
 export class Metrics {
   readonly registry = new Registry();
-  readonly httpRequests = new Counter({
-    name: 'berth_http_requests_total',
-    help: 'HTTP requests answered, by listener (api, registry), method, route template and status',
-    labelNames: ['listener', 'method', 'route', 'status'] as const,
-    registers: [this.registry],
-  });
-  readonly httpDuration = new Histogram({
-    name: 'berth_http_request_duration_seconds',
-    help: 'Time from a request’s arrival to the end of its answer, by listener, method, route template and status',
-    labelNames: ['listener', 'method', 'route', 'status'] as const,
-    buckets: LATENCY_BUCKETS,
-    registers: [this.registry],
-  });
-  readonly registryReceived = new Counter({
-    name: 'berth_registry_received_bytes_total',
-    help: 'Bytes the registry listener read from clients (request lines, headers and bodies)',
-    registers: [this.registry],
-  });
-  readonly registrySent = new Counter({
-    name: 'berth_registry_sent_bytes_total',
-    help: 'Bytes the registry listener wrote to clients (status lines, headers and bodies)',
-    registers: [this.registry],
-  });
+  // What every request records is keyed (keyed-metrics.ts); the rest is prom-client's own.
+  /** Every answered request, counted also as berth_http_requests_total (the constructor). */
+  readonly httpDuration = new KeyedHistogram(
+    'berth_http_request_duration_seconds',
+    'Time from a request’s arrival to the end of its answer, by listener, method, route template and status',
+    HTTP_LABELS,
+    LATENCY_BUCKETS,
+    this.registry,
+  );
+  readonly registryReceived = new KeyedCounter(
+    'berth_registry_received_bytes_total',
+    'Bytes the registry listener read from clients (request lines, headers and bodies)',
+    [],
+    this.registry,
+  );
+  readonly registrySent = new KeyedCounter(
+    'berth_registry_sent_bytes_total',
+    'Bytes the registry listener wrote to clients (status lines, headers and bodies)',
+    [],
+    this.registry,
+  );
   readonly uploadsInProgress = new Gauge({
     name: 'berth_registry_uploads_in_progress',
     help: 'Blob upload requests (POST, PATCH, PUT of an upload) being served',
@@ -53,13 +53,13 @@ export class Metrics {
     labelNames: ['operation'] as const,
     registers: [this.registry],
   });
-  readonly dbDuration = new Histogram({
-    name: 'berth_db_query_duration_seconds',
-    help: 'Database statements by kind (select, insert, update, delete, other) and outcome (ok, error)',
-    labelNames: ['operation', 'outcome'] as const,
-    buckets: LATENCY_BUCKETS,
-    registers: [this.registry],
-  });
+  readonly dbDuration = new KeyedHistogram(
+    'berth_db_query_duration_seconds',
+    'Database statements by kind (select, insert, update, delete, other) and outcome (ok, error)',
+    ['operation', 'outcome'] as const,
+    LATENCY_BUCKETS,
+    this.registry,
+  );
   readonly dbErrors = new Counter({
     name: 'berth_db_query_errors_total',
     help: 'Database statements that failed, by kind',
@@ -80,6 +80,11 @@ export class Metrics {
   });
 
   constructor() {
+    this.httpDuration.countedAs(
+      'berth_http_requests_total',
+      'HTTP requests answered, by listener (api, registry), method, route template and status',
+      this.registry,
+    );
     collectDefaultMetrics({ register: this.registry });
   }
 

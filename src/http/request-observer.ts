@@ -1,16 +1,18 @@
 // Wraps a listener's request handler: gives each request its id (a valid
-// X-Request-Id from the client, else a new UUID), returns it in the answer,
+// X-Request-Id from the client, else a new UUID; kept in the request record),
+// returns it in the answer,
 // runs the request inside its record (src/core/request-record.ts) and, when
 // the answer is finished, counts it in the metrics and writes its access log
 // line. Never logs a header value other than the request id: no token, no
 // query string (it may carry secrets), only the route template.
 import { randomUUID } from 'node:crypto';
-import type http from 'node:http';
-import type http2 from 'node:http2';
+import http from 'node:http';
+import http2 from 'node:http2';
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
 import { metrics, type Metrics } from '../core/metrics.js';
 import { withRequestRecord, type RequestRecord } from '../core/request-record.js';
+import { accessLineWriter } from './access-line.js';
 
 type Req = http.IncomingMessage | http2.Http2ServerRequest;
 type Res = http.ServerResponse | http2.Http2ServerResponse;
@@ -37,20 +39,52 @@ export function requestIdOf(header: string | string[] | undefined): string {
 }
 
 // Bytes a keep-alive socket had read and written when its previous request ended.
-const socketMarks = new WeakMap<Socket, { read: number; written: number }>();
+const READ_MARK = Symbol('berth.bytesReadMark');
+const WRITTEN_MARK = Symbol('berth.bytesWrittenMark');
+type MarkedSocket = Socket & { [READ_MARK]?: number; [WRITTEN_MARK]?: number };
+
+const REQUEST_ID_OF = Symbol('berth.requestId');
+type IdentifiedRes = { [REQUEST_ID_OF]: string; writeHead: (...args: unknown[]) => unknown; setHeader(name: string, value: string): unknown };
+const h1WriteHead = http.ServerResponse.prototype.writeHead;
+const h2WriteHead = http2.Http2ServerResponse.prototype.writeHead;
+
+/**
+ * writeHead with the request id added to the headers it is given. Setting the
+ * header on the response before routing instead (setHeader) made every later
+ * writeHead with a headers object, Fastify's among them, merge them one by
+ * one: measurably slower per request (docs/performance.md).
+ */
+function writeHeadWithId(this: IdentifiedRes, ...args: unknown[]): unknown {
+  const at = typeof args[1] === 'string' ? 2 : 1;
+  const headers = args[at];
+  if (Array.isArray(headers)) {
+    if (headers.length > 0 && Array.isArray(headers[0])) headers.push(['x-request-id', this[REQUEST_ID_OF]]);
+    else headers.push('x-request-id', this[REQUEST_ID_OF]);
+  } else if (headers && typeof headers === 'object') (headers as Record<string, string>)['x-request-id'] = this[REQUEST_ID_OF];
+  else this.setHeader('x-request-id', this[REQUEST_ID_OF]);
+  const original = 'stream' in this ? h2WriteHead : h1WriteHead;
+  return (original as (...a: unknown[]) => unknown).apply(this, args);
+}
+
+function answerWithId(res: Res, id: string): void {
+  const r = res as unknown as IdentifiedRes;
+  r[REQUEST_ID_OF] = id;
+  r.writeHead = writeHeadWithId;
+}
 
 export function observeRequests(handler: Handler, opts: ObserveOptions): Handler {
-  const log = opts.accessLog && opts.logger.isLevelEnabled('info') ? opts.logger : undefined;
+  const log = opts.accessLog ? accessLineWriter(opts.logger) : undefined;
   const m = metrics();
   if (!log && !m) return handler;
   return (req, res) => {
     const started = performance.now();
     const id = requestIdOf(req.headers['x-request-id']);
-    req.headers['x-request-id'] = id; // what the implementations see is the checked id
-    res.setHeader('x-request-id', id);
-    const record: RequestRecord = {};
+    answerWithId(res, id);
+    const record: RequestRecord = { requestId: id };
     const socket = 'stream' in req ? undefined : (req.socket as Socket);
-    const mark = socket ? (socketMarks.get(socket) ?? { read: 0, written: 0 }) : undefined;
+    const marked = socket as MarkedSocket | undefined;
+    const markRead = marked?.[READ_MARK] ?? 0;
+    const markWritten = marked?.[WRITTEN_MARK] ?? 0;
     let done = false;
     const finish = () => {
       if (done) return;
@@ -61,28 +95,28 @@ export function observeRequests(handler: Handler, opts: ObserveOptions): Handler
       const route = record.route ?? UNMATCHED_ROUTE;
       let sent: number | undefined;
       let received: number | undefined;
-      if (socket && mark) {
-        sent = socket.bytesWritten - mark.written;
-        received = socket.bytesRead - mark.read;
-        socketMarks.set(socket, { read: socket.bytesRead, written: socket.bytesWritten });
+      if (marked) {
+        const written = marked.bytesWritten;
+        const read = marked.bytesRead;
+        sent = written - markWritten;
+        received = read - markRead;
+        marked[READ_MARK] = read;
+        marked[WRITTEN_MARK] = written;
       } else {
         const length = Number(res.getHeader('content-length'));
         if (Number.isFinite(length)) sent = length;
       }
       if (m) record_(m, opts.listener, method, route, status, seconds, sent, received);
-      log?.info(
-        {
-          listener: opts.listener,
-          method,
-          route,
-          status,
-          durationMs: Math.round(seconds * 1e6) / 1000,
-          bytes: sent,
-          caller: record.caller,
-          requestId: id,
-        },
-        'request',
-      );
+      log?.({
+        listener: opts.listener,
+        method,
+        route,
+        status,
+        durationMs: Math.round(seconds * 1e6) / 1000,
+        bytes: sent,
+        caller: record.caller,
+        requestId: id,
+      });
     };
     res.once('finish', finish);
     res.once('close', finish);
@@ -100,7 +134,6 @@ const TOKEN_ROUTES: Readonly<Record<string, string>> = {
 
 function record_(m: Metrics, listener: ListenerName, method: string, route: string, status: number, seconds: number, sent?: number, received?: number) {
   const labels = { listener, method, route, status: String(status) };
-  m.httpRequests.inc(labels);
   m.httpDuration.observe(labels, seconds);
   const endpoint = TOKEN_ROUTES[`${listener} ${route}`];
   if (endpoint) m.tokenExchanges.inc({ endpoint, outcome: status < 400 ? 'issued' : status < 500 ? 'refused' : 'error' });

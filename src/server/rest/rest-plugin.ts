@@ -31,7 +31,7 @@ export interface RestOptions {
   storage?: StorageHealth;
 }
 
-const FORWARDED_HEADERS = ['authorization', 'user-agent', 'x-request-id'] as const;
+const FORWARDED_HEADERS = ['authorization', 'user-agent'] as const;
 
 type Impl = (req: Message, ctx: HandlerContext) => Promise<unknown>;
 
