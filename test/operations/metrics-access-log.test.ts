@@ -6,6 +6,8 @@
 // query string. X-Request-Id is echoed when valid and replaced when not.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { once } from 'node:events';
+import http2 from 'node:http2';
 import { describe, it } from 'node:test';
 import { GroupsService } from '../../src/gen/berth/iam/v2/groups_pb.js';
 import { useBerth, type Berth } from '../harness/berth-process.js';
@@ -64,6 +66,17 @@ describe('metrics and the access log', () => {
     assert.equal(sample(after, 'berth_http_requests_total', route) - sample(before, 'berth_http_requests_total', route), 3);
     assert.equal(sample(after, 'berth_http_request_duration_seconds_count', route) - sample(before, 'berth_http_request_duration_seconds_count', route), 3);
     assert.ok(sample(after, 'berth_http_request_duration_seconds_bucket', `le="+Inf",${route}`) >= 3);
+    const buckets = after
+      .split('\n')
+      .filter((l) => l.startsWith('berth_http_request_duration_seconds_bucket{') && l.includes(route))
+      .map((l) => Number(l.slice(l.lastIndexOf(' ') + 1)));
+    assert.equal(buckets.length, 16, 'every bound and +Inf');
+    assert.ok(
+      buckets.every((v, i) => i === 0 || v >= buckets[i - 1]),
+      'the buckets are cumulative',
+    );
+    assert.equal(buckets.at(-1), sample(after, 'berth_http_request_duration_seconds_count', route));
+    assert.ok(sample(after, 'berth_http_request_duration_seconds_sum', route) > 0);
     assert.ok(sample(after, 'berth_http_requests_total', 'listener="api",method="POST",route="/berth.iam.v2.GroupsService/GetGroup",status="200"') >= 1);
     assert.ok(sample(after, 'berth_http_requests_total', 'listener="api",method="GET",route="unmatched",status="404"') >= 1);
     assert.ok(!after.includes('raw-path-42'), 'an unmatched path is no label');
@@ -134,6 +147,29 @@ describe('metrics and the access log', () => {
     assert.ok(!all.includes(token) && !all.includes(token.split('.')[2]), 'the token is never logged');
     assert.ok(!all.includes('hunter2'), 'the query string is never logged');
     for (const l of stdout) assert.doesNotThrow(() => JSON.parse(l), `stdout holds only JSON lines: ${l.slice(0, 200)}`);
+  });
+
+  it('returns the request id of a gRPC call over HTTP/2 and logs it', async () => {
+    const session = http2.connect(berth.url);
+    try {
+      const call = session.request({
+        ':method': 'POST',
+        ':path': '/berth.iam.v2.GroupsService/GetGroup',
+        'content-type': 'application/grpc',
+        te: 'trailers',
+        authorization: `Bearer ${token}`,
+        'x-request-id': 'h2-call-7',
+      });
+      call.end(Buffer.alloc(5)); // one empty message: uid unset
+      const [headers] = (await once(call, 'response')) as [http2.IncomingHttpHeaders];
+      call.resume();
+      await once(call, 'end');
+      assert.equal(headers[':status'], 200);
+      assert.equal(headers['x-request-id'], 'h2-call-7');
+      assert.equal((await logLine('h2-call-7')).route, '/berth.iam.v2.GroupsService/GetGroup');
+    } finally {
+      session.close();
+    }
   });
 
   it('replaces an X-Request-Id that is too long or holds other characters with a new one, on both listeners', async () => {
