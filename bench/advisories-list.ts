@@ -8,7 +8,7 @@
 // LIKE, re-measured with the index), SQLite's FTS5 trigram table (bare route
 // only: Berth's LIKE cannot use it).
 // Usage: npm run bench:advisories-list [-- --count N --samples S --database postgres://… (a fresh database)]
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -210,6 +210,7 @@ async function main() {
   }
   await stopProcess(bare.child);
   await stopProcess(berth.child);
+  rmSync(dataDir, { recursive: true, force: true });
 }
 
 await main();

@@ -7,7 +7,7 @@
 // Berth ≥ 60 % of the bare route, page 1,000 ≤ 1.2 × page 1 in time per request.
 // Usage: npm run bench:libraries [-- --artifacts N --versions V --seconds S --database postgres://… (a fresh database)]
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -158,6 +158,7 @@ async function main() {
   if (p1.rps / pN.rps > 1.2) failed.push(`page ${pages} slower than 1.2 × page 1`);
   await stopProcess(bare.child);
   await stopProcess(berth.child);
+  rmSync(dataDir, { recursive: true, force: true }); // on SQLite, a gigabyte
   if (failed.length > 0) {
     console.log(`\nbelow the floor:\n  ${failed.join('\n  ')}`);
     process.exitCode = 1;
