@@ -6,8 +6,6 @@ import http from 'node:http';
 import http2 from 'node:http2';
 import type { ConnectionLimits } from './default-limits.js';
 
-export { type ConnectionLimits, DEFAULT_LIMITS } from './default-limits.js';
-
 /** Most concurrent streams one HTTP/2 client may open (Node's default is unbounded). */
 const MAX_CONCURRENT_STREAMS = 128;
 

@@ -9,7 +9,8 @@ import type http from 'node:http';
 import type http2 from 'node:http2';
 import net from 'node:net';
 import tls from 'node:tls';
-import { http2Server, type ConnectionLimits } from './connection-limits.js';
+import { http2Server } from './connection-limits.js';
+import type { ConnectionLimits } from './default-limits.js';
 import { loadCertificate, type LoadedCertificate, type TlsFiles } from './tls-certificate.js';
 
 const PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n');

@@ -16,7 +16,7 @@ import { type BlobStoreSpec, type ClosableBlobStore, openFsBlobStore, openS3Blob
 import { metrics } from '../core/metrics.js';
 import { publishQueueGauges } from './queue-gauges.js';
 import { ApiListener, type ServedRoute } from '../server/api-listener.js';
-import { DEFAULT_LIMITS, type ConnectionLimits } from '../http/connection-limits.js';
+import { DEFAULT_LIMITS, type ConnectionLimits } from '../http/default-limits.js';
 import type { TlsFiles } from '../http/tls-certificate.js';
 import type { EventSettings } from '../events/event-settings.js';
 import { AuditRetention } from '../events/audit/audit-retention.js';

@@ -6,9 +6,7 @@ import { parseOsvBytes } from './osv-advisories.js';
 import { parseSecdbBytes } from './secdb-advisories.js';
 import type { NormalizedAdvisory } from './normalized-advisory.js';
 import { parseYamlAdvisories } from './yaml-advisories.js';
-import { FORMAT_NAMES, type FormatName } from './format-names.js';
-
-export { FORMAT_NAMES, type FormatName };
+import type { FormatName } from './format-names.js';
 
 /** What a parser is told besides the bytes: plain data (it crosses to a worker thread). */
 export interface ParseOptions {

@@ -3,12 +3,10 @@
 // SourceFile values, and how --format auto recognises a path. Each format's
 // parser lives in its own module; this table is the one place they meet.
 import { open, stat } from 'node:fs/promises';
-import { FORMAT_NAMES, type FormatName } from './format-parsers.js';
+import type { FormatName } from './format-names.js';
 import { readJsonSources } from './json-sources.js';
 import { ImportError } from './normalized-advisory.js';
 import { type FileBytes, type FormatOptions, inOrderAhead, readFileBytes, type SourceFile, sourceFromBytes, walkFiles } from './source-file.js';
-
-export { FORMAT_NAMES, type FormatName };
 
 /** Reads everything under `path` in one format; throws ImportError on a refused input. */
 export type FormatReader = (path: string, opts: FormatOptions) => AsyncIterable<SourceFile>;

@@ -6,7 +6,8 @@
 // in this thread, by the same functions.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { type FormatName, type ParseOptions, PARSERS } from './format-parsers.js';
+import type { FormatName } from './format-names.js';
+import { type ParseOptions, PARSERS } from './format-parsers.js';
 import { ImportError, type NormalizedAdvisory } from './normalized-advisory.js';
 
 export interface ParseRequest {

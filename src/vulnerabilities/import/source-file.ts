@@ -7,7 +7,7 @@
 import { hash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { FormatName } from './format-parsers.js';
+import type { FormatName } from './format-names.js';
 import { ImportError, type NormalizedAdvisory, type ParsedFile } from './normalized-advisory.js';
 
 /** One input file as the writer gets it: its rows, or only its hash when it is unchanged since the last import. */
