@@ -69,12 +69,17 @@ export async function emitEvent(tx: Tx, event: NewEvent): Promise<string> {
       .insertInto('event_outbox')
       .values({
         ...(Object.fromEntries(columns.map((c, i) => [c, v[i]])) as typeof row),
-        fanned_out: sql<number>`case when exists (select 1 from event_subscriptions where parent_uid in (${sql.join(v.slice(columns.length))})) then 0 else 1 end`,
+        fanned_out: fannedOutUnlessSubscribed(v.slice(columns.length)),
       })
       .returning('fanned_out'),
   );
   if (written[0]?.fanned_out === 0) afterCommit(tx, ringDeliveryWorkers);
   return eventId;
+}
+
+/** The fanned_out value of a customer event of `groups` (its group and ancestors): 1, done, when no subscription is on any of them. */
+function fannedOutUnlessSubscribed(groups: readonly unknown[]) {
+  return sql<number>`case when exists (select 1 from event_subscriptions where parent_uid in (${sql.join(groups)})) then 0 else 1 end`;
 }
 
 function outboxRow(event: NewEvent, eventId: string) {
@@ -109,11 +114,7 @@ export async function emitEvents(tx: Tx, events: readonly NewEvent[]): Promise<s
       const eventId = timeOrderedUuid();
       ids.push(eventId);
       // As emitEvent: fanned out already when no subscription can receive it; an internal event never is (the column's default).
-      const groups = [event.group, ...ancestorsOf(event.group)];
-      const fannedOut =
-        event.audience === 'customer'
-          ? sql<number>`case when exists (select 1 from event_subscriptions where parent_uid in (${sql.join(groups)})) then 0 else 1 end`
-          : sql<number>`0`;
+      const fannedOut = event.audience === 'customer' ? fannedOutUnlessSubscribed([event.group, ...ancestorsOf(event.group)]) : sql<number>`0`;
       return { ...outboxRow(event, eventId), fanned_out: fannedOut };
     });
     const written = await tx.insertInto('event_outbox').values(rows).returning(['audience', 'fanned_out']).execute();
