@@ -110,18 +110,28 @@ export async function loadPackagesNamed(
     .where('digest', 'in', [...digests])
     .execute())
     out.set(h.digest, { digest: h.digest, ...(h.os ? { os: parsed<ImageOs | undefined>(h.os, undefined) } : {}), packages: [], skipped: [] });
-  if (out.size === 0 || (names.length === 0 && allOfTypes.length === 0)) return out;
-  for (const part of statementChunks(names.length === 0 ? [''] : names, NAME_CHUNK)) {
-    const rows = await db
-      .selectFrom('scan_packages')
-      .selectAll()
-      .where('digest', 'in', [...out.keys()])
-      .where(({ or, eb }) => or([eb('name', 'in', part), eb('source_name', 'in', part), ...(allOfTypes.length > 0 ? [eb('type', 'in', [...allOfTypes])] : [])]))
-      .execute();
-    for (const r of rows) {
+  if (out.size === 0) return out;
+  // One read per chunk of names, and one for the types (a package found by both is kept once).
+  const reads: Array<(q: PackageQuery) => PackageQuery> = [
+    ...statementChunks(names, NAME_CHUNK).map(
+      (part) => (q: PackageQuery) => q.where(({ or, eb }) => or([eb('name', 'in', part), eb('source_name', 'in', part)])),
+    ),
+    ...(allOfTypes.length > 0 ? [(q: PackageQuery) => q.where('type', 'in', [...allOfTypes])] : []),
+  ];
+  for (const narrow of reads) {
+    for (const r of await narrow(packagesOf(db, [...out.keys()])).execute()) {
       const packages = out.get(r.digest)?.packages;
       if (packages && packages[r.position] === undefined) packages[r.position] = packageOf(r);
     }
   }
   return out;
+}
+
+type PackageQuery = ReturnType<typeof packagesOf>;
+
+function packagesOf(db: Executor, digests: readonly string[]) {
+  return db
+    .selectFrom('scan_packages')
+    .selectAll()
+    .where('digest', 'in', [...digests]);
 }
