@@ -4,7 +4,7 @@
 // metrics off (and every command that is not `berth serve`) pays one
 // undefined check. Labels are bounded sets only: route templates, never paths.
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import { KeyedCounter, KeyedHistogram } from './keyed-metrics.js';
+import { KeyedHistogram } from './keyed-metrics.js';
 
 const HTTP_LABELS = ['listener', 'method', 'route', 'status'] as const;
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -14,8 +14,7 @@ export type GaugeReader = () => Promise<ReadonlyArray<{ labels: Record<string, s
 
 export class Metrics {
   readonly registry = new Registry();
-  // What every request records is keyed (keyed-metrics.ts); the rest is prom-client's own.
-  /** Every answered request, counted also as berth_http_requests_total (the constructor). */
+  /** Keyed (keyed-metrics.ts), as every request records it; also read as berth_http_requests_total (the constructor). */
   readonly httpDuration = new KeyedHistogram(
     'berth_http_request_duration_seconds',
     'Time from a request’s arrival to the end of its answer, by listener, method, route template and status',
@@ -23,18 +22,16 @@ export class Metrics {
     LATENCY_BUCKETS,
     this.registry,
   );
-  readonly registryReceived = new KeyedCounter(
-    'berth_registry_received_bytes_total',
-    'Bytes the registry listener read from clients (request lines, headers and bodies)',
-    [],
-    this.registry,
-  );
-  readonly registrySent = new KeyedCounter(
-    'berth_registry_sent_bytes_total',
-    'Bytes the registry listener wrote to clients (status lines, headers and bodies)',
-    [],
-    this.registry,
-  );
+  readonly registryReceived = new Counter({
+    name: 'berth_registry_received_bytes_total',
+    help: 'Bytes the registry listener read from clients (request lines, headers and bodies)',
+    registers: [this.registry],
+  });
+  readonly registrySent = new Counter({
+    name: 'berth_registry_sent_bytes_total',
+    help: 'Bytes the registry listener wrote to clients (status lines, headers and bodies)',
+    registers: [this.registry],
+  });
   readonly uploadsInProgress = new Gauge({
     name: 'berth_registry_uploads_in_progress',
     help: 'Blob upload requests (POST, PATCH, PUT of an upload) being served',
