@@ -6,8 +6,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 export interface RequestRecord {
-  /** The request's id as answered in X-Request-Id (the client's when valid). */
-  requestId?: string;
   /** The route template, e.g. /iam/v2/groups/{uid}, or a gRPC method path; never the raw path. */
   route?: string;
   /** The authenticated caller's identity uid. */

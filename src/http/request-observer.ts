@@ -1,13 +1,12 @@
 // Wraps a listener's request handler: gives each request its id (a valid
-// X-Request-Id from the client, else a new UUID; kept in the request record),
-// returns it in the answer,
+// X-Request-Id from the client, else a new UUID), returns it in the answer,
 // runs the request inside its record (src/core/request-record.ts) and, when
 // the answer is finished, counts it in the metrics and writes its access log
 // line. Never logs a header value other than the request id: no token, no
 // query string (it may carry secrets), only the route template.
 import { randomUUID } from 'node:crypto';
-import http from 'node:http';
-import http2 from 'node:http2';
+import type http from 'node:http';
+import type http2 from 'node:http2';
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
 import { metrics, type Metrics } from '../core/metrics.js';
@@ -43,35 +42,6 @@ const READ_MARK = Symbol('berth.bytesReadMark');
 const WRITTEN_MARK = Symbol('berth.bytesWrittenMark');
 type MarkedSocket = Socket & { [READ_MARK]?: number; [WRITTEN_MARK]?: number };
 
-const REQUEST_ID_OF = Symbol('berth.requestId');
-type IdentifiedRes = { [REQUEST_ID_OF]: string; writeHead: (...args: unknown[]) => unknown; setHeader(name: string, value: string): unknown };
-const h1WriteHead = http.ServerResponse.prototype.writeHead;
-const h2WriteHead = http2.Http2ServerResponse.prototype.writeHead;
-
-/**
- * writeHead with the request id added to the headers it is given. Setting the
- * header on the response before routing instead (setHeader) made every later
- * writeHead with a headers object, Fastify's among them, merge them one by
- * one: measurably slower per request (docs/performance.md).
- */
-function writeHeadWithId(this: IdentifiedRes, ...args: unknown[]): unknown {
-  const at = typeof args[1] === 'string' ? 2 : 1;
-  const headers = args[at];
-  if (Array.isArray(headers)) {
-    if (headers.length > 0 && Array.isArray(headers[0])) headers.push(['x-request-id', this[REQUEST_ID_OF]]);
-    else headers.push('x-request-id', this[REQUEST_ID_OF]);
-  } else if (headers && typeof headers === 'object') (headers as Record<string, string>)['x-request-id'] = this[REQUEST_ID_OF];
-  else this.setHeader('x-request-id', this[REQUEST_ID_OF]);
-  const original = 'stream' in this ? h2WriteHead : h1WriteHead;
-  return (original as (...a: unknown[]) => unknown).apply(this, args);
-}
-
-function answerWithId(res: Res, id: string): void {
-  const r = res as unknown as IdentifiedRes;
-  r[REQUEST_ID_OF] = id;
-  r.writeHead = writeHeadWithId;
-}
-
 export function observeRequests(handler: Handler, opts: ObserveOptions): Handler {
   const log = opts.accessLog ? accessLineWriter(opts.logger) : undefined;
   const m = metrics();
@@ -79,8 +49,8 @@ export function observeRequests(handler: Handler, opts: ObserveOptions): Handler
   return (req, res) => {
     const started = performance.now();
     const id = requestIdOf(req.headers['x-request-id']);
-    answerWithId(res, id);
-    const record: RequestRecord = { requestId: id };
+    res.setHeader('x-request-id', id);
+    const record: RequestRecord = {};
     const socket = 'stream' in req ? undefined : (req.socket as Socket);
     const marked = socket as MarkedSocket | undefined;
     const markRead = marked?.[READ_MARK] ?? 0;
