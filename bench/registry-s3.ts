@@ -6,57 +6,14 @@
 // its `s3` storage driver with the same endpoint (path-style: distribution
 // 2.8 addresses the bucket in the path whenever `regionendpoint` is set).
 import { randomBytes } from 'node:crypto';
-import {
-  AbortMultipartUploadCommand,
-  CreateBucketCommand,
-  DeleteObjectsCommand,
-  ListMultipartUploadsCommand,
-  ListObjectsV2Command,
-  S3Client,
-} from '@aws-sdk/client-s3';
+import { openBucket, type TestBucket } from '../test/harness/s3-test-bucket.js';
 
-export interface BenchBucket {
-  endpoint: string;
-  bucket: string;
-  accessKey: string;
-  secretKey: string;
-  region: string;
-}
+/** The bucket, as the S3 tests reach theirs (test/harness/s3-test-bucket.ts). */
+export type BenchBucket = TestBucket;
 
 /** Parses the --s3 URL and creates the bucket when missing. */
-export async function benchBucket(text: string): Promise<BenchBucket> {
-  const u = new URL(text);
-  const bucket = u.pathname.replace(/^\/+|\/+$/g, '');
-  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) throw new Error(`--s3: ${JSON.stringify(bucket)} is not a bucket name`);
-  if (!u.username || !u.password) throw new Error('--s3 needs the keys: http://ACCESS_KEY:SECRET_KEY@HOST:PORT/BUCKET');
-  const b: BenchBucket = {
-    endpoint: `${u.protocol}//${u.host}`,
-    bucket,
-    accessKey: decodeURIComponent(u.username),
-    secretKey: decodeURIComponent(u.password),
-    region: 'us-east-1',
-  };
-  const client = clientOf(b);
-  try {
-    await client.send(new CreateBucketCommand({ Bucket: bucket }));
-  } catch (err) {
-    const name = (err as { name?: string }).name;
-    if (name !== 'BucketAlreadyOwnedByYou' && name !== 'BucketAlreadyExists') throw err;
-  } finally {
-    client.destroy();
-  }
-  return b;
-}
-
-function clientOf(b: BenchBucket): S3Client {
-  return new S3Client({
-    endpoint: b.endpoint,
-    region: b.region,
-    forcePathStyle: true,
-    credentials: { accessKeyId: b.accessKey, secretAccessKey: b.secretKey },
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-  });
+export function benchBucket(text: string): Promise<BenchBucket> {
+  return openBucket(text, '--s3');
 }
 
 /** A key prefix no other run uses. */
@@ -101,25 +58,4 @@ export function distributionS3(b: BenchBucket, prefix: string): string[] {
     '  delete:',
     '    enabled: true',
   ];
-}
-
-/** Deletes every object and aborts every multipart upload under `prefix`. */
-export async function emptyPrefix(b: BenchBucket, prefix: string): Promise<void> {
-  const client = clientOf(b);
-  try {
-    for (;;) {
-      const r = await client.send(new ListMultipartUploadsCommand({ Bucket: b.bucket, Prefix: prefix }));
-      const uploads = r.Uploads ?? [];
-      for (const u of uploads) await client.send(new AbortMultipartUploadCommand({ Bucket: b.bucket, Key: u.Key, UploadId: u.UploadId }));
-      if (uploads.length === 0 || !r.IsTruncated) break;
-    }
-    for (;;) {
-      const r = await client.send(new ListObjectsV2Command({ Bucket: b.bucket, Prefix: prefix }));
-      const keys = (r.Contents ?? []).map((o) => ({ Key: o.Key! }));
-      if (keys.length === 0) return;
-      await client.send(new DeleteObjectsCommand({ Bucket: b.bucket, Delete: { Objects: keys, Quiet: true } }));
-    }
-  } finally {
-    client.destroy();
-  }
 }

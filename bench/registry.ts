@@ -43,7 +43,8 @@ import pg from 'pg';
 import { CORES, cpuTimeUs, freePort, median, PIN, pinLoadToCore1, spawnPinned, stopProcess, waitFor } from './bench-process.js';
 import { formatResult, runCount, type LoadResult, type RequestSpec } from './load.js';
 import { formatSummary, mainProfile, REGISTRY_PARTS, type Window } from './profile-summary.js';
-import { type BenchBucket, benchBucket, benchPrefix, berthS3, distributionS3, emptyPrefix } from './registry-s3.js';
+import { emptyPrefix } from '../test/harness/s3-test-bucket.js';
+import { type BenchBucket, benchBucket, benchPrefix, berthS3, distributionS3 } from './registry-s3.js';
 
 const { values } = parseArgs({
   options: {

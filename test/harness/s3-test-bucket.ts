@@ -3,13 +3,21 @@
 // exports it after starting Ceph RGW (scripts/ceph-rgw.sh). Unset outside CI,
 // the S3 tests skip saying so; unset in CI, they fail: no fake S3 servers.
 import { randomBytes } from 'node:crypto';
-import { CreateBucketCommand, DeleteObjectsCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import {
+  AbortMultipartUploadCommand,
+  CreateBucketCommand,
+  DeleteObjectsCommand,
+  ListMultipartUploadsCommand,
+  ListObjectsV2Command,
+  S3Client,
+} from '@aws-sdk/client-s3';
 
 export interface TestBucket {
   endpoint: string;
   bucket: string;
   accessKey: string;
   secretKey: string;
+  region: string;
   /** The environment a process needs to reach the bucket through the SDK's default credential chain. */
   env: NodeJS.ProcessEnv;
 }
@@ -24,14 +32,29 @@ export async function testBucket(): Promise<TestBucket | string> {
     if (process.env.CI) throw new Error(`${MISSING}; in CI it must be set`);
     return MISSING;
   }
+  return openBucket(text, 'BERTH_TEST_S3');
+}
+
+/**
+ * The bucket named by `text`, http://ACCESS_KEY:SECRET_KEY@HOST:PORT/BUCKET,
+ * created when missing (tests and bench/registry-s3.ts); `what` names the
+ * setting in errors.
+ */
+export async function openBucket(text: string, what: string): Promise<TestBucket> {
   const u = new URL(text);
   const bucket = u.pathname.replace(/^\/+|\/+$/g, '');
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) throw new Error(`${what}: ${JSON.stringify(bucket)} is not a bucket name`);
+  if (!u.username || !u.password) throw new Error(`${what} needs the keys: http://ACCESS_KEY:SECRET_KEY@HOST:PORT/BUCKET`);
+  const accessKey = decodeURIComponent(u.username);
+  const secretKey = decodeURIComponent(u.password);
+  const region = 'us-east-1';
   const b: TestBucket = {
     endpoint: `${u.protocol}//${u.host}`,
     bucket,
-    accessKey: decodeURIComponent(u.username),
-    secretKey: decodeURIComponent(u.password),
-    env: { AWS_ACCESS_KEY_ID: decodeURIComponent(u.username), AWS_SECRET_ACCESS_KEY: decodeURIComponent(u.password), AWS_REGION: 'us-east-1' },
+    accessKey,
+    secretKey,
+    region,
+    env: { AWS_ACCESS_KEY_ID: accessKey, AWS_SECRET_ACCESS_KEY: secretKey, AWS_REGION: region },
   };
   const client = clientOf(b);
   try {
@@ -49,7 +72,7 @@ export async function testBucket(): Promise<TestBucket | string> {
 export function clientOf(b: TestBucket): S3Client {
   return new S3Client({
     endpoint: b.endpoint,
-    region: 'us-east-1',
+    region: b.region,
     forcePathStyle: true,
     credentials: { accessKeyId: b.accessKey, secretAccessKey: b.secretKey },
     requestChecksumCalculation: 'WHEN_REQUIRED',
@@ -73,10 +96,16 @@ export async function keysUnder(b: TestBucket, prefix: string): Promise<string[]
   }
 }
 
-/** Deletes what a test left under `prefix`. */
+/** Deletes what a test or bench run left under `prefix`: its objects and its unfinished multipart uploads. */
 export async function emptyPrefix(b: TestBucket, prefix: string): Promise<void> {
   const client = clientOf(b);
   try {
+    for (;;) {
+      const r = await client.send(new ListMultipartUploadsCommand({ Bucket: b.bucket, Prefix: prefix }));
+      const uploads = r.Uploads ?? [];
+      for (const u of uploads) await client.send(new AbortMultipartUploadCommand({ Bucket: b.bucket, Key: u.Key, UploadId: u.UploadId }));
+      if (uploads.length === 0 || !r.IsTruncated) break;
+    }
     for (;;) {
       const r = await client.send(new ListObjectsV2Command({ Bucket: b.bucket, Prefix: prefix }));
       const keys = (r.Contents ?? []).map((o) => ({ Key: o.Key! }));
