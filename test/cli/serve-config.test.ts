@@ -110,8 +110,7 @@ describe('berth serve configuration', () => {
     try {
       // The registry took its certificate from the file.
       assert.match(berth.registryUrl ?? '', /^https:\/\/0\.0\.0\.0:\d+$/);
-      const warnings = berth
-        .recentLogs()
+      const warnings = (await berth.settledLogs())
         .split('\n')
         .filter((l) => l.startsWith('{'))
         .map((l) => JSON.parse(l) as { level: number; flag?: string; msg: string })

@@ -27,10 +27,19 @@ export interface Berth {
   process: ChildProcess;
   /** The server's last output (up to 64 KiB of stdout and stderr, warnings and errors at the test log level), for a failing test to show. */
   recentLogs(): string;
+  /**
+   * The server's recent output once `pattern` shows in it (the server writes
+   * log lines in batches, at most 20 ms apart); throws after `timeoutMs`.
+   */
+  logsMatching(pattern: RegExp, timeoutMs?: number): Promise<string>;
+  /** The server's recent output after its log batch interval has passed: what it logged until now is in it. */
+  settledLogs(): Promise<string>;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
 const RECENT_LOG_CHARS = 64 * 1024;
+/** Longer than the server's log batch interval (20 ms, src/cli/log-format.ts), with room for a busy machine. */
+const LOG_BATCH_SETTLE_MS = 200;
 
 export interface StartOptions {
   /** Reuse a database (several instances on one PostgreSQL). */
@@ -139,6 +148,18 @@ export async function startBerth(opts: StartOptions = {}): Promise<Berth> {
     credentialsFile,
     process: child,
     recentLogs: () => recent,
+    async logsMatching(pattern: RegExp, timeoutMs = 5000) {
+      const end = Date.now() + timeoutMs;
+      while (!pattern.test(recent)) {
+        if (Date.now() > end) throw new Error(`the server did not log ${pattern} within ${timeoutMs} ms; its last output:\n${recent}`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      return recent;
+    },
+    async settledLogs() {
+      await new Promise((r) => setTimeout(r, LOG_BATCH_SETTLE_MS));
+      return recent;
+    },
     async stop(signal: NodeJS.Signals = 'SIGTERM') {
       if (child.exitCode !== null) return child.exitCode;
       const done = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));

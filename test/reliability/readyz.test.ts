@@ -61,11 +61,6 @@ async function readiness(berth: Berth): Promise<Array<{ status: number; body: un
 
 const READY = { status: 200, body: { status: 'ready' } };
 
-async function waitForLog(berth: Berth, line: RegExp): Promise<void> {
-  for (let i = 0; i < 100 && !line.test(berth.recentLogs()); i++) await new Promise((r) => setTimeout(r, 20));
-  assert.match(berth.recentLogs(), line);
-}
-
 describe('GET /readyz', () => {
   it('answers 503 naming the database or the blob store while it is unreachable, and 200 once it is back, on both ports', async () => {
     const berth = await startBerth({ extraArgs: ['--metrics', 'off', '--log-format', 'text', '--log-level', 'info'] });
@@ -74,12 +69,12 @@ describe('GET /readyz', () => {
       assert.equal((await rest(berth.url, 'GET', '/metrics')).status, 404, '--metrics off serves no /metrics');
       const seen = await rest(berth.url, 'GET', '/readyz', { headers: { 'x-request-id': 'text-format-1' } });
       assert.equal(seen.headers.get('x-request-id'), 'text-format-1');
-      await waitForLog(berth, /^\S+Z INFO request listener=api method=GET route=\/readyz status=200 durationMs=[\d.]+ bytes=\d+ requestId=text-format-1$/m);
+      await berth.logsMatching(/^\S+Z INFO request listener=api method=GET route=\/readyz status=200 durationMs=[\d.]+ bytes=\d+ requestId=text-format-1$/m);
 
       await database(berth, false);
       const down = { status: 503, body: { status: 'unavailable', failing: ['database'] } };
       assert.deepEqual(await readiness(berth), [down, down]);
-      await waitForLog(berth, /WARN readiness check failed .*check=database/); // the cause is logged, not answered
+      await berth.logsMatching(/WARN readiness check failed .*check=database/); // the cause is logged, not answered
       assert.equal((await rest(berth.url, 'GET', '/healthz')).status, 503, '/healthz keeps its answer');
       await database(berth, true);
       assert.deepEqual(await readiness(berth), [READY, READY]);
