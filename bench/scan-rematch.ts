@@ -28,6 +28,7 @@ import { transact } from '../src/store/transact.js';
 import type { NormalizedEvent } from '../src/vulnerabilities/import/normalized-advisory.js';
 import { type GeneratedDocument, generateAdvisories, mulberry32, renderYaml } from '../test/harness/advisory-generator.js';
 import { apkInstalled, osRelease } from '../test/harness/scan-images.js';
+import { formatSummary, mainProfile } from './profile-summary.js';
 import { cpuTimeUs, freePort, startNode, stopProcess } from './bench-process.js';
 
 const CLI = join(import.meta.dirname, '..', 'src', 'cli', 'main.js');
@@ -39,6 +40,8 @@ export interface RematchOptions {
   images: number;
   perImage: number;
   seed: number;
+  /** Where the server writes a V8 CPU profile (node --cpu-prof), for --profile. */
+  profileDir?: string;
 }
 
 export interface RematchResult {
@@ -137,6 +140,9 @@ async function pushImage(registry: string, token: { auth: string; name: string }
   if (r.status !== 201) throw new Error(`manifest push answered ${r.status}: ${await r.text()}`);
 }
 
+/** How often settled() looks: its step is part of every span it times, so a small one (the reads are two indexed counts). */
+const SETTLE_POLL_MS = 10;
+
 /** Waits until the follower has handled the change log and no scan job is pending or running; the rematch jobs finished since `sinceIso`. */
 async function settled(store: Store, sinceIso: string): Promise<number> {
   for (;;) {
@@ -154,7 +160,7 @@ async function settled(store: Store, sinceIso: string): Promise<number> {
         .executeTakeFirst();
       return Number(done?.n ?? 0);
     }
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, SETTLE_POLL_MS));
   }
 }
 
@@ -187,7 +193,7 @@ export async function benchRematch(feedDir: string, o: RematchOptions): Promise<
   const dataDir = join(root, 'data');
   const [apiPort, registryPort] = [await freePort(), await freePort()];
   const { child, match } = await startNode(
-    [CLI, 'serve', '--data', dataDir, '--listen', `127.0.0.1:${apiPort}`, '--registry-listen', `127.0.0.1:${registryPort}`, '--log-level', 'warn'],
+    [...(o.profileDir ? ['--cpu-prof', '--cpu-prof-dir', o.profileDir] : []), CLI, 'serve', '--data', dataDir, '--listen', `127.0.0.1:${apiPort}`, '--registry-listen', `127.0.0.1:${registryPort}`, '--log-level', 'warn'],
     BANNER,
   );
   const [, api, registry, audience] = match;
@@ -254,7 +260,8 @@ export async function benchRematch(feedDir: string, o: RematchOptions): Promise<
 }
 
 // Alone (the re-match figure without the rest of bench:scan):
-//   node dist/bench/scan-rematch.js [--images 1000] [--packages-per-image 50] [--documents 5000]
+//   node dist/bench/scan-rematch.js [--images 1000] [--packages-per-image 50] [--documents 5000] [--profile]
+// --profile: the server runs under node --cpu-prof; the re-match span's profile is summarized.
 if (import.meta.main) {
   const { values } = parseArgs({
     options: {
@@ -262,6 +269,7 @@ if (import.meta.main) {
       'packages-per-image': { type: 'string', default: '50' },
       documents: { type: 'string', default: '5000' },
       seed: { type: 'string', default: '20261126' },
+      profile: { type: 'boolean', default: false },
     },
   });
   const seed = Number(values.seed);
@@ -269,8 +277,19 @@ if (import.meta.main) {
   const feedDir = mkdtempSync(join(tmpdir(), 'berth-bench-rematch-feed-'));
   try {
     for (const doc of feed.documents) writeFileSync(join(feedDir, `${doc.origin}.advisories.yaml`), renderYaml(doc));
-    const r = await benchRematch(feedDir, { documents: feed.documents, images: Number(values.images), perImage: Number(values['packages-per-image']), seed });
+    const profileDir = values.profile ? mkdtempSync(join(tmpdir(), 'berth-bench-rematch-prof-')) : undefined;
+    const r = await benchRematch(feedDir, {
+      documents: feed.documents,
+      images: Number(values.images),
+      perImage: Number(values['packages-per-image']),
+      seed,
+      ...(profileDir ? { profileDir } : {}),
+    });
     console.log(JSON.stringify(r, null, 2));
+    if (profileDir) {
+      console.log(formatSummary('the server while re-matching', mainProfile(profileDir), undefined, 30, r.partial.window));
+      rmSync(profileDir, { recursive: true, force: true });
+    }
     console.log(
       `re-match: ${((r.partial.rematchMs / r.full.rescanMs) * 100).toFixed(1)} % of the full rescan's time, ${((r.partial.cpuMs / r.full.cpuMs) * 100).toFixed(1)} % of its server CPU`,
     );

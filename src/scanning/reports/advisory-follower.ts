@@ -1,7 +1,11 @@
 // The advisory follower: a background worker on every instance that keeps
 // Berth's reports current as advisories change. It polls the advisory change
 // log (imports run in their own process, so a poll is how their changes are
-// seen; the probe is two indexed reads) and takes steps of advisory-cursor.ts
+// seen; the probe is two indexed reads). On SQLite it also watches the
+// database's commit counter (PRAGMA data_version: no table read, so cheap
+// enough every few ms) and probes as soon as any connection committed, so an
+// import's changes are taken up within milliseconds rather than a poll
+// interval. It takes steps of advisory-cursor.ts
 // while there are changes, each splicing the changed packages' matches into
 // the reports of the images holding them. At start it queues a
 // re-match for every stored inventory that never had one (images inventoried
@@ -9,6 +13,7 @@
 import type { Logger } from 'pino';
 import type { BackgroundWorker } from '../../runtime/runtime.js';
 import type { Store } from '../../store/store.js';
+import { directReadsOf } from '../../store/direct-reads.js';
 import { transact } from '../../store/transact.js';
 import { enqueueScanJob } from '../jobs/enqueue-job.js';
 import { advisoryChangesPending, followAdvisoryChanges } from './advisory-cursor.js';
@@ -24,6 +29,8 @@ export interface AdvisoryFollowerOptions {
 const BACKFILL_BATCH = 500;
 /** How often the change log is probed: a report is current this long after an import at most, plus the work. */
 const POLL_MS = 250;
+/** On SQLite, how often the commit counter is looked at while idle: a commit by any connection ends the wait. */
+const COMMIT_WATCH_MS = 20;
 
 /** Queues a re-match for each stored inventory no 'rematch' job names yet; returns how many. */
 export async function backfillReports(store: Store, signal: AbortSignal): Promise<number> {
@@ -98,12 +105,22 @@ export class AdvisoryFollower implements BackgroundWorker {
     }
   }
 
+  /** Waits `ms`, or on SQLite until any connection commits, whichever is first. */
   private idle(ms: number): Promise<void> {
+    const direct = directReadsOf(this.opts.store.db);
+    const seen = direct?.dataVersion();
     return new Promise((resolve) => {
       const timer = setTimeout(done, ms);
       timer.unref();
+      const watch =
+        direct === undefined
+          ? undefined
+          : setInterval(() => {
+              if (direct.dataVersion() !== seen) done();
+            }, COMMIT_WATCH_MS).unref();
       function done() {
         clearTimeout(timer);
+        clearInterval(watch);
         resolve();
       }
       this.wake = done;

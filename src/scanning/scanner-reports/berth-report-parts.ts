@@ -41,9 +41,9 @@ export const partDigest = (text: string) => createHash('sha256').update(text).di
 
 /** A report's digest from its parts' (package index, digest) pairs, in package order. */
 export function reportDigest(parts: Iterable<Pick<BerthReportPart, 'packageIndex' | 'digest'>>): string {
-  const h = createHash('sha256');
-  for (const p of parts) h.update(`${p.packageIndex} ${p.digest}\n`);
-  return `sha256:${h.digest('hex')}`;
+  let text = ''; // hashed at once: one native call instead of one per part
+  for (const p of parts) text += `${p.packageIndex} ${p.digest}\n`;
+  return `sha256:${createHash('sha256').update(text).digest('hex')}`;
 }
 
 /** A report's text from its parts' texts, in package order. */

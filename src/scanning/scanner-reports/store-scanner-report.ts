@@ -185,7 +185,8 @@ function byParameters(splices: readonly BerthSplice[]): BerthSplice[][] {
  * row already, so it is not read again): the rows still at their expected
  * generation are rewritten (a compare-and-set in the UPDATE itself, which
  * PostgreSQL re-checks on a row another transaction changed meanwhile), then
- * their replaced parts deleted and their new parts inserted. Returns the new
+ * their new parts written over the replaced ones, and the replaced parts left
+ * without matches deleted. Returns the new
  * generation of each report written, by id; one absent was rewritten
  * meanwhile (a conflict), and nothing of it was written.
  */
@@ -216,7 +217,15 @@ export async function storeBerthSplices(
     for (const r of rows) written.set(Number(r.id), Number(r.generation));
   }
   const done = splices.filter((s) => written.has(s.id));
-  for (const chunk of byParameters(done.filter((s) => s.replaced.length > 0)))
+  // A replaced package that still has matches gets its part rewritten in place (the upsert below); only the
+  // others' parts are deleted, usually none: one write per changed part instead of a delete and an insert.
+  const gone = done
+    .map((s) => {
+      const kept = new Set(s.parts.map((p) => p.packageIndex));
+      return { ...s, replaced: s.replaced.filter((i) => !kept.has(i)) };
+    })
+    .filter((s) => s.replaced.length > 0);
+  for (const chunk of byParameters(gone))
     await tx
       .deleteFrom('berth_report_parts')
       .where(({ or, and, eb }) => or(chunk.map((s) => and([eb('report_id', '=', s.id), eb('package_index', 'in', s.replaced)]))))
@@ -224,6 +233,17 @@ export async function storeBerthSplices(
   const parts = done.flatMap((s) =>
     s.parts.map((p) => ({ report_id: s.id, package_index: p.packageIndex, text: p.text, digest: p.digest, matches: p.matches })),
   );
-  for (const chunk of statementChunks(parts, PARTS_PER_INSERT)) await tx.insertInto('berth_report_parts').values(chunk).execute();
+  for (const chunk of statementChunks(parts, PARTS_PER_INSERT))
+    await tx
+      .insertInto('berth_report_parts')
+      .values(chunk)
+      .onConflict((oc) =>
+        oc.columns(['report_id', 'package_index']).doUpdateSet((eb) => ({
+          text: eb.ref('excluded.text'),
+          digest: eb.ref('excluded.digest'),
+          matches: eb.ref('excluded.matches'),
+        })),
+      )
+      .execute();
   return written;
 }
