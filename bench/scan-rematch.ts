@@ -193,7 +193,19 @@ export async function benchRematch(feedDir: string, o: RematchOptions): Promise<
   const dataDir = join(root, 'data');
   const [apiPort, registryPort] = [await freePort(), await freePort()];
   const { child, match } = await startNode(
-    [...(o.profileDir ? ['--cpu-prof', '--cpu-prof-dir', o.profileDir] : []), CLI, 'serve', '--data', dataDir, '--listen', `127.0.0.1:${apiPort}`, '--registry-listen', `127.0.0.1:${registryPort}`, '--log-level', 'warn'],
+    [
+      ...(o.profileDir ? ['--cpu-prof', '--cpu-prof-dir', o.profileDir] : []),
+      CLI,
+      'serve',
+      '--data',
+      dataDir,
+      '--listen',
+      `127.0.0.1:${apiPort}`,
+      '--registry-listen',
+      `127.0.0.1:${registryPort}`,
+      '--log-level',
+      'warn',
+    ],
     BANNER,
   );
   const [, api, registry, audience] = match;

@@ -7,6 +7,8 @@ export interface SigningKeysTable {
   private_jwk: string;
   public_jwk: string;
   create_time: string;
+  /** When the key stops verifying (berth admin signing-keys); null while it is not retiring. */
+  retire_time: string | null;
 }
 
 export interface UsedAssertionsTable {

@@ -1,15 +1,21 @@
 // Berth is its own OIDC issuer: it mints one-hour JWTs for identities and
 // verifies them on every request. Verified tokens are cached until expiry so a
-// request costs one map lookup, not a signature check.
+// request costs one map lookup, not a signature check. The key ring is read
+// again every RING_RELOAD_MS (and on a token of a key it does not hold), so a
+// rotation or retirement (berth admin signing-keys) reaches every instance
+// without a restart; a retired key's cached tokens are forgotten then.
 import type { KeyObject } from 'node:crypto';
 import { createLocalJWKSet, jwtVerify, type JWTPayload } from 'jose';
-import { type JwtSigningKey, signJwt } from './jwt-sign.js';
+import { signJwt } from './jwt-sign.js';
 import { setRecent } from '../core/recent-map.js';
 import type { Store } from '../store/store.js';
+import { RefreshTokenSeal } from './refresh-token-seal.js';
 import { KEY_ALGORITHMS, loadKeyRing, type KeyRing } from './signing-keys.js';
 
 export const TOKEN_TTL_SECONDS = 3600;
 const CACHE_LIMIT = 10_000;
+/** How often the key ring is read again: how long a rotation or retirement takes to reach every instance. */
+const RING_RELOAD_MS = 10_000;
 
 export interface VerifiedToken {
   subject: string;
@@ -24,6 +30,8 @@ export class Issuer {
   private jwks!: ReturnType<typeof createLocalJWKSet>;
   private readonly cache = new Map<string, VerifiedToken>();
   private lastReload = 0;
+  private reloading?: Promise<void>;
+  private seal!: RefreshTokenSeal;
 
   private constructor(
     private readonly store: Store,
@@ -40,14 +48,34 @@ export class Issuer {
   }
 
   private async reload(): Promise<void> {
-    this.ring = await loadKeyRing(this.store, this.secrets);
-    this.jwks = createLocalJWKSet({ keys: this.ring.publicKeys });
+    const ring = await loadKeyRing(this.store, this.secrets);
+    const kids = (r: KeyRing) => r.keys.map((k) => k.kid).join(' ');
+    const changed = this.ring === undefined || kids(ring) !== kids(this.ring);
     this.lastReload = Date.now();
+    if (!changed) return;
+    const retired = this.ring?.keys.some((k) => !ring.keys.some((l) => l.kid === k.kid)) ?? false;
+    this.ring = ring;
+    this.jwks = createLocalJWKSet({ keys: ring.publicKeys });
+    this.seal = new RefreshTokenSeal(ring.signing, ring.keys);
+    if (retired) this.cache.clear(); // tokens of a retired key must not pass from the cache
   }
 
-  /** The key that signs, for keys derived from it (the refresh-token MAC: refresh-tokens.ts). */
-  get signingKey(): JwtSigningKey {
-    return this.ring.signing;
+  /** Reads the key ring again in the background once RING_RELOAD_MS have passed; a failed read keeps the ring (and is tried again). */
+  private reloadWhenDue(): void {
+    if (this.reloading || Date.now() - this.lastReload < RING_RELOAD_MS) return;
+    this.reloading = this.reload()
+      .catch(() => {
+        this.lastReload = Date.now(); // the database is away: the ring in hand stays, tried again later
+      })
+      .finally(() => {
+        this.reloading = undefined;
+      });
+  }
+
+  /** The refresh-token seal of the current ring (refresh-tokens.ts). */
+  get refreshSeal(): RefreshTokenSeal {
+    this.reloadWhenDue();
+    return this.seal;
   }
 
   get jwksDocument(): { keys: object[] } {
@@ -56,6 +84,7 @@ export class Issuer {
 
   /** A token for `subject`, valid `ttlSeconds` (an hour unless shorter is asked, e.g. for a webhook delivery). */
   async mint(subject: string, audience: string, extra: JWTPayload = {}, ttlSeconds = TOKEN_TTL_SECONDS): Promise<{ token: string; expiry: Date }> {
+    this.reloadWhenDue();
     const now = Math.floor(Date.now() / 1000);
     const ttl = Math.max(1, Math.min(TOKEN_TTL_SECONDS, Math.floor(ttlSeconds)));
     const token = signJwt(this.ring.signing, { ...extra, iss: this.url, sub: subject, aud: audience, iat: now, nbf: now - 5, exp: now + ttl });
@@ -65,6 +94,7 @@ export class Issuer {
   /** Verifies a Berth token whose audience is one of `audiences`; throws on any failure. */
   async verify(token: string, audiences: string | readonly string[]): Promise<VerifiedToken> {
     const accepted = typeof audiences === 'string' ? [audiences] : audiences;
+    this.reloadWhenDue();
     const cached = this.cache.get(token);
     const nowSec = Date.now() / 1000;
     if (cached && cached.expiresAt > nowSec) {

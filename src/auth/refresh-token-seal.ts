@@ -3,7 +3,9 @@
 // identity, audience, narrowing and expiry; the MAC key is derived (HKDF) from
 // the issuer's signing key, bound to its key id and to this use, so it is as
 // safe as that key — sealed with it at rest when the operator gives a secrets
-// key — and every instance derives the same. The grant is not secret from its
+// key — and every instance derives the same. After a rotation the new key
+// seals and every live key's MAC opens, so a token outlives a rotation until
+// the key that sealed it retires. The grant is not secret from its
 // holder: the token it mints carries the same claims.
 import { createHmac, createSecretKey, hkdfSync, timingSafeEqual, type KeyObject } from 'node:crypto';
 import type { JWTPayload } from 'jose';
@@ -56,13 +58,22 @@ function isSealedGrant(v: unknown): v is SealedGrant {
   );
 }
 
+/** The MAC key derived from one signing key. */
+function macKey(signing: JwtSigningKey): KeyObject {
+  const { d } = signing.privateKey.export({ format: 'jwk' });
+  if (typeof d !== 'string') throw new Error('the signing key has no private part');
+  return createSecretKey(Buffer.from(hkdfSync('sha256', Buffer.from(d, 'base64url'), signing.kid, 'berth refresh tokens v1', 32)));
+}
+
 export class RefreshTokenSeal {
   private readonly key: KeyObject;
+  /** Every live signing key's MAC key: a token sealed before a rotation opens until its key retires. */
+  private readonly opening: KeyObject[];
 
-  constructor(signing: JwtSigningKey) {
-    const { d } = signing.privateKey.export({ format: 'jwk' });
-    if (typeof d !== 'string') throw new Error('the signing key has no private part');
-    this.key = createSecretKey(Buffer.from(hkdfSync('sha256', Buffer.from(d, 'base64url'), signing.kid, 'berth refresh tokens v1', 32)));
+  /** Seals with `signing`'s MAC key; opens what any of `live` (which holds `signing`) sealed. */
+  constructor(signing: JwtSigningKey, live: readonly JwtSigningKey[] = [signing]) {
+    this.key = macKey(signing);
+    this.opening = [this.key, ...live.filter((k) => k.kid !== signing.kid).map(macKey)];
   }
 
   /** Generation `generation` of chain `chainId`, valid REFRESH_TTL_SECONDS from now. */
@@ -78,8 +89,11 @@ export class RefreshTokenSeal {
     const m = SEALED.exec(token);
     if (!m) return undefined;
     const given = Buffer.from(m[2], 'base64url');
-    const expected = Buffer.from(this.mac(m[1]), 'base64url');
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+    const genuine = this.opening.some((key) => {
+      const expected = Buffer.from(this.mac(m[1], key), 'base64url');
+      return given.length === expected.length && timingSafeEqual(given, expected);
+    });
+    if (!genuine) return undefined;
     let s: unknown;
     try {
       s = JSON.parse(Buffer.from(m[1], 'base64url').toString('utf8'));
@@ -89,7 +103,7 @@ export class RefreshTokenSeal {
     return isSealedGrant(s) && s.e * 1000 > Date.now() ? s : undefined;
   }
 
-  private mac(body: string): string {
-    return createHmac('sha256', this.key).update(REFRESH_TOKEN_PREFIX).update(body).digest('base64url');
+  private mac(body: string, key = this.key): string {
+    return createHmac('sha256', key).update(REFRESH_TOKEN_PREFIX).update(body).digest('base64url');
   }
 }

@@ -22,8 +22,7 @@ import { v7 as timeOrderedUuid } from 'uuid';
 import { nowIso } from '../core/clock.js';
 import type { Store } from '../store/store.js';
 import { transact, type Tx } from '../store/transact.js';
-import type { JwtSigningKey } from './jwt-sign.js';
-import { type IssuedRefreshToken, REFRESH_TOKEN_PREFIX, REFRESH_TTL_SECONDS, type RefreshGrant, RefreshTokenSeal } from './refresh-token-seal.js';
+import { type IssuedRefreshToken, REFRESH_TOKEN_PREFIX, REFRESH_TTL_SECONDS, type RefreshGrant, type RefreshTokenSeal } from './refresh-token-seal.js';
 
 /** The earlier form: random, looked up by hash. */
 const STORED = /^berth_rt_[A-Za-z0-9_-]{43}$/;
@@ -79,14 +78,16 @@ async function advance(tx: Tx, chainId: string, generation: number, expiry: Date
 }
 
 export class RefreshTokens {
-  private readonly sealer: RefreshTokenSeal;
   private rotationsSincePrune = PRUNE_EVERY;
 
   constructor(
     private readonly store: Store,
-    signing: JwtSigningKey,
-  ) {
-    this.sealer = new RefreshTokenSeal(signing);
+    /** The seal of the issuer's current key ring (it changes when the signing keys are rotated). */
+    private readonly seal: () => RefreshTokenSeal,
+  ) {}
+
+  private get sealer(): RefreshTokenSeal {
+    return this.seal();
   }
 
   /** A new chain's first refresh token. Writes nothing. */

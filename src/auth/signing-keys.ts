@@ -1,7 +1,9 @@
 // The issuer's signing keys live in the database so every instance signs with
-// the same key and verifies every other instance's tokens. The oldest key signs;
-// all keys are published in the JWKS. With a secrets key, private JWKs are
-// stored sealed (secret-sealing.ts); plaintext ones from before are sealed on start.
+// the same key and verifies every other instance's tokens. The newest live key
+// signs; every live key is published in the JWKS and verifies. A key is live
+// until its retire time (berth admin signing-keys: signing-key-rotation.ts).
+// With a secrets key, private JWKs are stored sealed (secret-sealing.ts);
+// plaintext ones from before are sealed on start.
 import { createPrivateKey, type JsonWebKey, randomUUID, type KeyObject } from 'node:crypto';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import { nowIso } from '../core/clock.js';
@@ -20,8 +22,10 @@ export const ALGORITHM = 'ES256';
 export const KEY_ALGORITHMS = ['ES256', 'RS256'] as const;
 
 export interface KeyRing {
-  /** The oldest key: the one that signs. */
+  /** The newest live key: the one that signs. */
   signing: JwtSigningKey;
+  /** Every live key, the signing one last: what verifies (the refresh-token MACs too). */
+  keys: JwtSigningKey[];
   publicKeys: JWK[];
 }
 
@@ -31,14 +35,39 @@ interface KeyRow {
   public_jwk: string;
 }
 
-async function readAll(store: Store) {
-  return store.db.selectFrom('signing_keys').selectAll().orderBy('create_time').orderBy('kid').execute();
+/** The live keys (not retired by now), oldest first. */
+export async function liveKeyRows(db: Store['db'], now = nowIso()) {
+  return db
+    .selectFrom('signing_keys')
+    .selectAll()
+    .where((eb) => eb.or([eb('retire_time', 'is', null), eb('retire_time', '>', now)]))
+    .orderBy('create_time')
+    .orderBy('kid')
+    .execute();
 }
 
-const context = (kid: string) => `berth signing key ${kid}`;
+const readAll = (store: Store) => liveKeyRows(store.db);
+
+export const signingKeyContext = (kid: string) => `berth signing key ${kid}`;
+const context = signingKeyContext;
+
+/** A new key pair as the row to insert, its private JWK sealed when there is a secrets key. */
+export async function newKeyRow(secrets: KeyObject | undefined) {
+  const { privateKey, publicKey } = await generateKeyPair(ALGORITHM, { extractable: true });
+  const kid = randomUUID();
+  const pub = { ...(await exportJWK(publicKey)), kid, alg: ALGORITHM, use: 'sig' };
+  const priv = JSON.stringify({ ...(await exportJWK(privateKey)), kid, alg: ALGORITHM });
+  return {
+    kid,
+    algorithm: ALGORITHM,
+    private_jwk: secrets ? seal(secrets, priv, context(kid)) : priv,
+    public_jwk: JSON.stringify(pub),
+    create_time: nowIso(),
+  };
+}
 
 /** Every row's private JWK as text; throws, naming the fix, when it cannot be read with `secrets`. */
-function openAll(rows: readonly KeyRow[], secrets: KeyObject | undefined): Map<string, string> {
+export function openAll(rows: readonly KeyRow[], secrets: KeyObject | undefined): Map<string, string> {
   const out = new Map<string, string>();
   for (const r of rows) {
     if (!isSealed(r.private_jwk)) {
@@ -67,27 +96,21 @@ async function sealPlaintext(store: Store, rows: readonly KeyRow[], secrets: Key
 export async function loadKeyRing(store: Store, secrets?: KeyObject): Promise<KeyRing> {
   let rows = await readAll(store);
   if (rows.length === 0) {
-    const { privateKey, publicKey } = await generateKeyPair(ALGORITHM, { extractable: true });
-    const kid = randomUUID();
-    const pub = { ...(await exportJWK(publicKey)), kid, alg: ALGORITHM, use: 'sig' };
-    const priv = JSON.stringify({ ...(await exportJWK(privateKey)), kid, alg: ALGORITHM });
-    const row = {
-      kid,
-      algorithm: ALGORITHM,
-      private_jwk: secrets ? seal(secrets, priv, context(kid)) : priv,
-      public_jwk: JSON.stringify(pub),
-      create_time: nowIso(),
-    };
+    const row = await newKeyRow(secrets);
     await transact(store, (tx) => tx.insertInto('signing_keys').values(row).execute());
-    rows = await readAll(store); // another instance may have raced us; the oldest wins everywhere
+    rows = await readAll(store); // another instance may have raced us; every instance signs with the same (the newest)
   }
   const privateJwks = openAll(rows, secrets);
   if (secrets) await sealPlaintext(store, rows, secrets);
-  const first = rows[0];
-  // A node:crypto key: the issuer signs with node:crypto (jwt-sign.ts).
-  const privateKey = createPrivateKey({ key: JSON.parse(privateJwks.get(first.kid)!) as JsonWebKey, format: 'jwk' });
+  // node:crypto keys: the issuer signs with node:crypto (jwt-sign.ts).
+  const keys = rows.map((r) => ({
+    kid: r.kid,
+    algorithm: r.algorithm,
+    privateKey: createPrivateKey({ key: JSON.parse(privateJwks.get(r.kid)!) as JsonWebKey, format: 'jwk' }),
+  }));
   return {
-    signing: { kid: first.kid, algorithm: first.algorithm, privateKey },
+    signing: keys[keys.length - 1],
+    keys,
     publicKeys: rows.map((r) => JSON.parse(r.public_jwk) as JWK),
   };
 }

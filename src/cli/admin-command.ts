@@ -2,6 +2,7 @@
 // cannot help (no owner can sign in).
 import type { Command } from 'commander';
 import { join } from 'node:path';
+import { signingKeysCommand } from './admin-signing-keys-command.js';
 import { verifyDomainCommand } from './admin-verify-domain-command.js';
 
 export function adminCommand(program: Command): void {
@@ -45,4 +46,5 @@ The credentials point at the API URL the server last started with (its
       }
     });
   verifyDomainCommand(admin);
+  signingKeysCommand(admin);
 }

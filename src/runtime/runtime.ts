@@ -142,7 +142,7 @@ export class Runtime {
       first,
       audiences,
       opts.registryAudience === undefined || opts.registryUrl === undefined ? undefined : { url: opts.registryUrl, audience: opts.registryAudience },
-      new RefreshTokens(store, issuer.signingKey),
+      new RefreshTokens(store, () => issuer.refreshSeal),
       opts.dataDir,
     );
   }

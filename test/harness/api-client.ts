@@ -102,6 +102,18 @@ export async function identityWithRole(
 }
 
 export async function exchangeStatic(base: string, identity: string, issuer: string, subject: string, privateJwk: JWK, audience = base): Promise<string> {
+  return (await exchangeStaticTokens(base, identity, issuer, subject, privateJwk, audience)).token;
+}
+
+/** The exchange of exchangeStatic, with the refresh token it also answers. */
+export async function exchangeStaticTokens(
+  base: string,
+  identity: string,
+  issuer: string,
+  subject: string,
+  privateJwk: JWK,
+  audience = base,
+): Promise<{ token: string; refreshToken: string }> {
   const key = await importJWK(privateJwk, 'ES256');
   const now = Math.floor(Date.now() / 1000);
   const assertion = await new SignJWT({})
@@ -116,7 +128,7 @@ export async function exchangeStatic(base: string, identity: string, issuer: str
     headers: { authorization: `Bearer ${assertion}` },
   });
   if (r.status !== 200) throw new Error(`exchange failed: ${r.text}`);
-  return r.json.token as string;
+  return { token: r.json.token as string, refreshToken: r.json.refreshToken as string };
 }
 
 export function readJson(file: string) {
