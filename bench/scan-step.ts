@@ -21,7 +21,7 @@ async function drain(file: string): Promise<number> {
     stream.on('end', next);
     stream.resume();
   });
-  await pipeline(createReadStream(file), createGunzip(), tar);
+  await pipeline(createReadStream(file), createGunzip({ chunkSize: 256 * 1024 }), tar); // Berth's decompressed chunk (src/scanning/inventory/layer-stream.ts)
   return entries;
 }
 

@@ -216,7 +216,7 @@ try {
     );
     rematchRatio = p.rematchMs / r.full.rescanMs;
     console.log(
-      `  ratio: ${(rematchRatio * 100).toFixed(1)} % of the full rescan from the import's end to current reports (the follower probes every 250 ms); ` +
+      `  ratio: ${(rematchRatio * 100).toFixed(1)} % of the full rescan from the import's end to current reports; ` +
         `${((p.cpuMs / r.full.cpuMs) * 100).toFixed(1)} % of its server CPU; ${(((p.importMs + p.rematchMs) / r.full.rescanMs) * 100).toFixed(1)} % from the import's start`,
     );
   } else console.log('\nre-match: not measured (--rematch-images 0)');

@@ -48,3 +48,20 @@ export function unseal(key: KeyObject, stored: string, context: string): string 
     return undefined;
   }
 }
+
+/**
+ * `stored` sealed with `to` instead (for a change of secrets key): opened with
+ * `from`, or taken as it is when it was stored in plaintext. Throws, naming
+ * `what`, when `from` does not open it.
+ */
+export function resealed(stored: string, from: KeyObject | undefined, to: KeyObject, context: string, what: string): string {
+  let plain = stored;
+  if (isSealed(stored)) {
+    const opened = from === undefined ? undefined : unseal(from, stored, context);
+    if (opened === undefined) {
+      throw new Error(`${what} is sealed with another secrets key than the current one given (--secrets-key-file or BERTH_SECRETS_KEY): nothing was changed`);
+    }
+    plain = opened;
+  }
+  return seal(to, plain, context);
+}

@@ -8,9 +8,9 @@ import { createPrivateKey, type JsonWebKey, randomUUID, type KeyObject } from 'n
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import { nowIso } from '../core/clock.js';
 import type { Store } from '../store/store.js';
-import { transact } from '../store/transact.js';
+import { transact, type Tx } from '../store/transact.js';
 import type { JwtSigningKey } from './jwt-sign.js';
-import { isSealed, seal, unseal } from './secret-sealing.js';
+import { isSealed, resealed, seal, unseal } from './secret-sealing.js';
 
 /**
  * The algorithm of keys made now. ES256: signing costs a fraction of what
@@ -113,4 +113,14 @@ export async function loadKeyRing(store: Store, secrets?: KeyObject): Promise<Ke
     keys,
     publicKeys: rows.map((r) => JSON.parse(r.public_jwk) as JWK),
   };
+}
+
+/** Seals every signing key's private JWK (retiring ones too) with `to` instead of `from`, in `tx`; returns how many. */
+export async function resealSigningKeys(tx: Tx, from: KeyObject | undefined, to: KeyObject): Promise<number> {
+  const rows = await tx.selectFrom('signing_keys').select(['kid', 'private_jwk']).execute();
+  for (const r of rows) {
+    const sealed = resealed(r.private_jwk, from, to, context(r.kid), `the signing key ${r.kid}`);
+    await tx.updateTable('signing_keys').set({ private_jwk: sealed }).where('kid', '=', r.kid).execute();
+  }
+  return rows.length;
 }

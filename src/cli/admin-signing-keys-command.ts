@@ -1,34 +1,12 @@
 // berth admin signing-keys: list, rotate and retire the keys Berth signs its
 // tokens with (src/auth/signing-key-rotation.ts), on the database itself.
 import type { Command } from 'commander';
-import { readFileSync } from 'node:fs';
+import { type DatabaseOptions, databaseOptions, secretsKeyText, withStore } from './database-options.js';
 import { parseDurationFlag } from './duration-flag.js';
 import { addOutputOption, formatTable, type OutputFormat } from './output.js';
 
-interface DatabaseOptions {
-  data: string;
-  database?: string;
-}
-
 /** Refresh tokens live this long (7 days): the keys a rotation replaces verify as long by default, so none breaks. */
 const DEFAULT_RETIRE_AFTER = '7d';
-
-function databaseOptions(cmd: Command): Command {
-  return cmd
-    .option('--data <dir>', 'data directory (SQLite file)', './data')
-    .option('--database <url>', 'PostgreSQL URL (postgres://user:pass@host/db); default: SQLite in --data');
-}
-
-async function withStore<T>(o: DatabaseOptions, work: (store: import('../store/store.js').Store) => Promise<T>): Promise<T> {
-  // The store is loaded here: other commands start without it.
-  const { openStore } = await import('../store/store.js');
-  const store = await openStore({ databaseUrl: o.database ?? process.env.BERTH_DATABASE_URL, dataDir: o.data });
-  try {
-    return await work(store);
-  } finally {
-    await store.close();
-  }
-}
 
 export function signingKeysCommand(admin: Command): void {
   const keys = admin
@@ -76,7 +54,7 @@ After a leak (every token and refresh token of the old key stops working; people
     .action(async (o: DatabaseOptions & { retireOldAfter: string; secretsKeyFile?: string }) => {
       const retireAfterMs = parseDurationFlag('--retire-old-after', o.retireOldAfter, 0, 365 * 86_400_000);
       const [{ rotateSigningKey }, { secretsKeyFrom }] = await Promise.all([import('../auth/signing-key-rotation.js'), import('../auth/secret-sealing.js')]);
-      const text = o.secretsKeyFile !== undefined ? readFileSync(o.secretsKeyFile, 'utf8') : process.env.BERTH_SECRETS_KEY || undefined;
+      const text = secretsKeyText(o.secretsKeyFile);
       const secrets = text === undefined ? undefined : secretsKeyFrom(text);
       const r = await withStore(o, (store) => rotateSigningKey(store, { secrets, retireAfterMs }));
       const lines = [`New signing key ${r.kid}${secrets ? ' (sealed with the secrets key)' : ''}; running servers sign with it within 10 s.`];

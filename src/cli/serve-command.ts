@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import {
   DEFAULT_HISTORY_SEGMENT,
@@ -12,6 +11,7 @@ import type { RegistryServeOptions } from '../runtime/start-server.js';
 import { DEFAULT_LIMITS, type ConnectionLimits } from '../http/default-limits.js';
 import type { OrgCreationPolicy } from '../runtime/service-deps.js';
 import { DEFAULT_EVENT_SETTINGS, type EventSettings } from '../events/event-settings.js';
+import { secretsKeyText } from './database-options.js';
 import { parseDurationFlag } from './duration-flag.js';
 import { loadCertificate, tlsFiles } from '../http/tls-certificate.js';
 
@@ -307,7 +307,7 @@ environment, the environment over the file, the file over the defaults.`,
         const events = parseEvents(o);
         const termsDocuments = o.termsFile === undefined ? [] : readTermsFile(o.termsFile);
         const databaseUrl = o.database ?? process.env.BERTH_DATABASE_URL;
-        const secretsKey = o.secretsKeyFile !== undefined ? readFileSync(o.secretsKeyFile, 'utf8') : process.env.BERTH_SECRETS_KEY || undefined;
+        const secretsKey = secretsKeyText(o.secretsKeyFile);
         // A certificate that cannot be used stops the start before anything is opened.
         for (const files of [tls, registry?.tls]) if (files) loadCertificate(files);
         const warning = dataDirWarning(o.data);

@@ -5,7 +5,8 @@
 // stored as given. It is never returned by the API; the delivery worker reads
 // it back with subscriptionSigningSecret.
 import type { KeyObject } from 'node:crypto';
-import { isSealed, seal, unseal } from '../../auth/secret-sealing.js';
+import { isSealed, resealed, seal, unseal } from '../../auth/secret-sealing.js';
+import type { Tx } from '../../store/transact.js';
 import type { FieldViolation } from '../../core/api-error.js';
 import type { SubscriptionRow } from './subscription-row.js';
 
@@ -46,4 +47,14 @@ export function subscriptionSigningSecret(row: Pick<SubscriptionRow, 'uid' | 'si
   if (stored === '' || !isSealed(stored)) return stored;
   if (!secrets) return undefined;
   return unseal(secrets, stored, context(row.uid));
+}
+
+/** Seals every subscription's signing secret with `to` instead of `from` (a change of secrets key), in `tx`; returns how many. */
+export async function resealSigningSecrets(tx: Tx, from: KeyObject | undefined, to: KeyObject): Promise<number> {
+  const rows = await tx.selectFrom('event_subscriptions').select(['uid', 'signing_secret']).where('signing_secret', '!=', '').execute();
+  for (const r of rows) {
+    const sealed = resealed(r.signing_secret, from, to, context(r.uid), `the signing secret of event subscription ${r.uid}`);
+    await tx.updateTable('event_subscriptions').set({ signing_secret: sealed }).where('uid', '=', r.uid).execute();
+  }
+  return rows.length;
 }

@@ -3,8 +3,8 @@
 // copied onto another provider does not open. Without a secrets key no secret
 // is accepted: Berth never stores one in the clear.
 import type { KeyObject } from 'node:crypto';
-import { seal, unseal } from '../../auth/secret-sealing.js';
-import type { Executor } from '../../store/transact.js';
+import { resealed, seal, unseal } from '../../auth/secret-sealing.js';
+import type { Executor, Tx } from '../../store/transact.js';
 import { clientSecretNeedsKey, identityProviderNotFound } from '../errors.js';
 
 const context = (providerUid: string) => `berth identity provider client secret ${providerUid}`;
@@ -32,4 +32,14 @@ export async function readClientSecret(db: Executor, secrets: KeyObject | undefi
   const row = await db.selectFrom('identity_providers').select('client_secret').where('uid', '=', providerUid).executeTakeFirst();
   if (!row) throw identityProviderNotFound(providerUid);
   return openClientSecret(secrets, providerUid, row.client_secret);
+}
+
+/** Seals every provider's client secret with `to` instead of `from` (a change of secrets key), in `tx`; returns how many. */
+export async function resealClientSecrets(tx: Tx, from: KeyObject | undefined, to: KeyObject): Promise<number> {
+  const rows = await tx.selectFrom('identity_providers').select(['uid', 'client_secret']).where('client_secret', '!=', '').execute();
+  for (const r of rows) {
+    const sealed = resealed(r.client_secret, from, to, context(r.uid), `the client secret of identity provider ${r.uid}`);
+    await tx.updateTable('identity_providers').set({ client_secret: sealed }).where('uid', '=', r.uid).execute();
+  }
+  return rows.length;
 }
