@@ -3,14 +3,20 @@
 // one PATCH, PUT ?digest=) and does only what a push cannot do without —
 // receive the body, sha256 it and write it to a file — with no auth, no
 // database, no fsync and no framework. Pinned to the servers' core like them.
-// Usage: node dist/bench/registry-floor-server.js <directory>
+// With an object store, it is also the floor of a blob pull from S3: any GET
+// streams one object (the blob Berth stored) to the client through Berth's
+// own S3 client (src/registry/blobs/s3-bucket.ts), nothing else done.
+// Usage: node dist/bench/registry-floor-server.js <directory> [<endpoint> <bucket> <key>]
+//        (the S3 credentials from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { S3Bucket } from '../src/registry/blobs/s3-bucket.js';
 
-const dir = process.argv[2];
+const [dir, endpoint, bucket, objectKey] = process.argv.slice(2);
+const store = endpoint && bucket && objectKey ? new S3Bucket(bucket, { endpoint, pathStyle: true }) : undefined;
 let uploads = 0;
 const digests = new Map<string, string>();
 
@@ -34,6 +40,15 @@ const server = http.createServer(async (req, res) => {
       );
       digests.set(url.pathname, `sha256:${hash.digest('hex')}`);
       res.writeHead(202, { location: url.pathname, 'content-length': '0' }).end();
+    } else if (req.method === 'GET' && store) {
+      const size = (await store.head(objectKey))?.size;
+      const body = await store.get(objectKey);
+      if (size === undefined || !body) {
+        res.writeHead(404, { 'content-length': '0' }).end();
+        return;
+      }
+      res.writeHead(200, { 'content-length': String(size), 'content-type': 'application/octet-stream' });
+      await pipeline(body, res);
     } else if (req.method === 'PUT') {
       req.resume();
       const ok = digests.get(url.pathname) === url.searchParams.get('digest');

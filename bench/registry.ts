@@ -40,10 +40,11 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { CORES, cpuTimeUs, freePort, median, PIN, pinLoadToCore1, spawnPinned, stopProcess, waitFor } from './bench-process.js';
 import { formatResult, runCount, type LoadResult, type RequestSpec } from './load.js';
 import { formatSummary, mainProfile, REGISTRY_PARTS, type Window } from './profile-summary.js';
-import { emptyPrefix } from '../test/harness/s3-test-bucket.js';
+import { clientOf, emptyPrefix } from '../test/harness/s3-test-bucket.js';
 import { type BenchBucket, benchBucket, benchPrefix, berthS3, distributionS3 } from './registry-s3.js';
 
 const { values } = parseArgs({
@@ -160,6 +161,8 @@ interface Running {
 
 interface Registry {
   label: 'Berth' | 'distribution';
+  /** Where it keeps blobs in the --s3 bucket. */
+  blobPrefix?: string;
   start(nodeFlags?: string[]): Promise<Running>;
   /** Removes its data (after stop). */
   remove(): Promise<void>;
@@ -198,6 +201,7 @@ async function berthRegistry(): Promise<Registry> {
   let token: { auth: Record<string, string>; repo: string } | undefined;
   return {
     label: 'Berth',
+    ...(prefix ? { blobPrefix: prefix } : {}),
     async start(nodeFlags = []) {
       const args = [
         ...BERTH_NODE_FLAGS,
@@ -298,6 +302,34 @@ async function floorPush(phase: Phase): Promise<Measured> {
   } finally {
     await stopProcess(child);
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The pull of the big blob from the bare floor server streaming, through
+ * Berth's S3 client, the object Berth stored it as (the one object of that
+ * size under its prefix): the floor of a pull from the object store.
+ */
+async function floorPull(phase: Phase, bucket: BenchBucket, prefix: string): Promise<Measured> {
+  const client = clientOf(bucket);
+  let key: string | undefined;
+  try {
+    let token: string | undefined;
+    do {
+      const page = await client.send(new ListObjectsV2Command({ Bucket: bucket.bucket, Prefix: `${prefix}/`, ContinuationToken: token }));
+      key ??= page.Contents?.find((o) => o.Size === BIG)?.Key;
+      token = page.NextContinuationToken;
+    } while (token && !key);
+  } finally {
+    client.destroy();
+  }
+  if (!key) throw new Error(`no object of ${BIG} bytes under ${prefix}/: the floor pull needs the blob Berth stored`);
+  const child = spawnPinned(process.execPath, [FLOOR, tmpdir(), bucket.endpoint, bucket.bucket, key], berthS3(bucket, prefix).env);
+  try {
+    const [, url] = await waitFor(child, /floor at (http\S+)/);
+    return await phase.run({ label: 'floor', url, pid: child.pid!, auth: {}, repo: 'bench/bench', stop: async () => {} });
+  } finally {
+    await stopProcess(child);
   }
 }
 
@@ -558,7 +590,7 @@ function checkErrors(label: string, p: Phase, m: Measured): void {
 // ---- reporting ------------------------------------------------------------------
 
 type Who = 'Berth' | 'distribution';
-type RunFigures = Record<Who, Partial<Record<PhaseKey, Measured>>> & { idleRss: Record<Who, number>; floorPush?: Measured };
+type RunFigures = Record<Who, Partial<Record<PhaseKey, Measured>>> & { idleRss: Record<Who, number>; floorPush?: Measured; floorPull?: Measured };
 
 /** The phase's rate: MB/s or req/s. */
 const rate = (m: Measured) => m.mbs ?? m.load!.rps;
@@ -622,6 +654,14 @@ function report(list: Phase[], runs: RunFigures[]): void {
   }
   if (ratios.pushChunked !== undefined) console.log(`    (chunked push: ${ratios.pushChunked.toFixed(2)}×, ${aim(ratios.pushChunked >= pushAim)})`);
   console.log(`  blob pull ≥ 1× distribution's MB/s: ${ratios.pull!.toFixed(2)}× (${aim(ratios.pull! >= 1)})`);
+  const pullFloors = runs.filter((r) => r.floorPull);
+  if (pullFloors.length > 0) {
+    const floorRatio = median(pullFloors.map((r) => rate(r.floorPull!) / rate(r.distribution.pull!)));
+    const berthOfFloor = median(pullFloors.map((r) => rate(r.Berth.pull!) / rate(r.floorPull!)));
+    console.log(
+      `    (floor: a bare node:http server streaming the object Berth stored through Berth's S3 client: ${median(pullFloors.map((r) => rate(r.floorPull!))).toFixed(0)} MB/s = ${floorRatio.toFixed(2)}× distribution, ${median(pullFloors.map((r) => r.floorPull!.cpuUs / (BIG / 1e9) / 1e6)).toFixed(2)} s CPU/GB; Berth ${(berthOfFloor * 100).toFixed(0)} % of it)`,
+    );
+  }
   console.log(`  manifest PUT ≥ 2× distribution's req/s: ${ratios.put!.toFixed(2)}× (${aim(ratios.put! >= 2)})`);
   console.log(
     `  manifest GET ≥ 3× distribution's req/s: by tag ${ratios.getTag!.toFixed(2)}× (${aim(ratios.getTag! >= 3)}), by digest ${ratios.getDigest!.toFixed(2)}× (${aim(ratios.getDigest! >= 3)})`,
@@ -711,6 +751,8 @@ async function main() {
             checkErrors(reg.label, p, m);
             figures[reg.label][p.key] = m;
           }
+          // While Berth's blobs are still in the bucket (remove() empties its prefix).
+          if (S3 && reg.blobPrefix) figures.floorPull = await floorPull(list.find((p) => p.key === 'pull')!, S3, reg.blobPrefix);
         } finally {
           await r.stop();
         }
