@@ -6,7 +6,7 @@
 // With an object store, it is also the floor of a blob pull from S3: any GET
 // streams one object (the blob Berth stored) to the client through Berth's
 // own S3 client (src/registry/blobs/s3-bucket.ts), nothing else done.
-// Usage: node dist/bench/registry-floor-server.js <directory> [<endpoint> <bucket> <key>]
+// Usage: node dist/bench/registry-floor-server.js <directory> [<endpoint> <bucket> <key> <size>]
 //        (the S3 credentials from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
@@ -15,8 +15,8 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { S3Bucket } from '../src/registry/blobs/s3-bucket.js';
 
-const [dir, endpoint, bucket, objectKey] = process.argv.slice(2);
-const store = endpoint && bucket && objectKey ? new S3Bucket(bucket, { endpoint, pathStyle: true }) : undefined;
+const [dir, endpoint, bucket, objectKey, objectSize] = process.argv.slice(2);
+const store = endpoint && bucket && objectKey && objectSize ? new S3Bucket(bucket, { endpoint, pathStyle: true }) : undefined;
 let uploads = 0;
 const digests = new Map<string, string>();
 
@@ -41,13 +41,13 @@ const server = http.createServer(async (req, res) => {
       digests.set(url.pathname, `sha256:${hash.digest('hex')}`);
       res.writeHead(202, { location: url.pathname, 'content-length': '0' }).end();
     } else if (req.method === 'GET' && store) {
-      const size = (await store.head(objectKey))?.size;
+      // The size is given (Berth reads it from its database): one GetObject per pull, as Berth's.
       const body = await store.get(objectKey);
-      if (size === undefined || !body) {
+      if (!body) {
         res.writeHead(404, { 'content-length': '0' }).end();
         return;
       }
-      res.writeHead(200, { 'content-length': String(size), 'content-type': 'application/octet-stream' });
+      res.writeHead(200, { 'content-length': objectSize, 'content-type': 'application/octet-stream' });
       await pipeline(body, res);
     } else if (req.method === 'PUT') {
       req.resume();

@@ -324,7 +324,7 @@ async function floorPull(phase: Phase, bucket: BenchBucket, prefix: string): Pro
     client.destroy();
   }
   if (!key) throw new Error(`no object of ${BIG} bytes under ${prefix}/: the floor pull needs the blob Berth stored`);
-  const child = spawnPinned(process.execPath, [FLOOR, tmpdir(), bucket.endpoint, bucket.bucket, key], berthS3(bucket, prefix).env);
+  const child = spawnPinned(process.execPath, [FLOOR, tmpdir(), bucket.endpoint, bucket.bucket, key, String(BIG)], berthS3(bucket, prefix).env);
   try {
     const [, url] = await waitFor(child, /floor at (http\S+)/);
     return await phase.run({ label: 'floor', url, pid: child.pid!, auth: {}, repo: 'bench/bench', stop: async () => {} });
