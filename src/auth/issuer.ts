@@ -10,7 +10,7 @@ import { signJwt } from './jwt-sign.js';
 import { setRecent } from '../core/recent-map.js';
 import type { Store } from '../store/store.js';
 import { RefreshTokenSeal } from './refresh-token-seal.js';
-import { KEY_ALGORITHMS, loadKeyRing, type KeyRing } from './signing-keys.js';
+import { KEY_ALGORITHMS, liveKeyIds, loadKeyRing, type KeyRing } from './signing-keys.js';
 
 export const TOKEN_TTL_SECONDS = 3600;
 const CACHE_LIMIT = 10_000;
@@ -48,11 +48,14 @@ export class Issuer {
   }
 
   private async reload(): Promise<void> {
+    const kids = (keys: readonly { kid: string }[]) => keys.map((k) => k.kid).join(' ');
+    // The usual case: the same keys as in hand. Only their ids are read; nothing is unsealed or parsed again.
+    if (this.ring !== undefined && kids(await liveKeyIds(this.store.db)) === kids(this.ring.keys)) {
+      this.lastReload = Date.now();
+      return;
+    }
     const ring = await loadKeyRing(this.store, this.secrets);
-    const kids = (r: KeyRing) => r.keys.map((k) => k.kid).join(' ');
-    const changed = this.ring === undefined || kids(ring) !== kids(this.ring);
     this.lastReload = Date.now();
-    if (!changed) return;
     const retired = this.ring?.keys.some((k) => !ring.keys.some((l) => l.kid === k.kid)) ?? false;
     this.ring = ring;
     this.jwks = createLocalJWKSet({ keys: ring.publicKeys });

@@ -24,6 +24,9 @@ export interface SigningKeyInfo {
   role: 'signing' | 'verifying';
 }
 
+/** Longer than any key id Berth makes (UUIDs): what `retire` accepts before it looks. */
+const MAX_KID_LENGTH = 128;
+
 /** Deletes the keys whose retire time has passed (nothing reads them again). */
 async function deleteRetired(store: Store, now: string): Promise<number> {
   const r = await transact(store, (tx) => tx.deleteFrom('signing_keys').where('retire_time', '<=', now).executeTakeFirst());
@@ -84,6 +87,9 @@ export async function rotateSigningKey(store: Store, o: RotateOptions): Promise<
 
 /** Retires `kid` at once (deleting it); refused for the only live key, which would leave nothing to sign with. */
 export async function retireSigningKey(store: Store, kid: string): Promise<{ deleted: number }> {
+  if (kid.length === 0 || kid.length > MAX_KID_LENGTH || kid.includes('\u0000')) {
+    throw new Error(`a key id is 1 to ${MAX_KID_LENGTH} characters without NUL (berth admin signing-keys list shows them)`);
+  }
   const now = nowIso();
   const live = await liveKeyRows(store.db, now);
   if (!live.some((r) => r.kid === kid)) {

@@ -35,15 +35,22 @@ interface KeyRow {
   public_jwk: string;
 }
 
-/** The live keys (not retired by now), oldest first. */
-export async function liveKeyRows(db: Store['db'], now = nowIso()) {
-  return db
+/** The keys not retired by `now`, oldest first. */
+const liveKeys = (db: Store['db'], now: string) =>
+  db
     .selectFrom('signing_keys')
-    .selectAll()
     .where((eb) => eb.or([eb('retire_time', 'is', null), eb('retire_time', '>', now)]))
     .orderBy('create_time')
-    .orderBy('kid')
-    .execute();
+    .orderBy('kid');
+
+/** The live keys' rows (not retired by now), oldest first. */
+export function liveKeyRows(db: Store['db'], now = nowIso()) {
+  return liveKeys(db, now).selectAll().execute();
+}
+
+/** The live keys' ids only, in the same order: how a server sees whether its ring is still current. */
+export function liveKeyIds(db: Store['db'], now = nowIso()) {
+  return liveKeys(db, now).select('kid').execute();
 }
 
 const readAll = (store: Store) => liveKeyRows(store.db);

@@ -86,6 +86,9 @@ describe('berth admin signing-keys', () => {
       const unknown = await keysCli(['retire', 'no-such-key']);
       assert.notEqual(unknown.code, 0);
       assert.match(unknown.stderr, /no live signing key has the id "no-such-key"/);
+      const oversize = await keysCli(['retire', 'k'.repeat(200)]);
+      assert.notEqual(oversize.code, 0);
+      assert.match(oversize.stderr, /a key id is 1 to 128 characters without NUL/);
       const retired = await keysCli(['retire', k1]);
       assert.equal(retired.code, 0, retired.stderr);
       await eventually('the old key is no longer accepted', async () => ((await works(old1.token)) === 401 ? true : undefined));
