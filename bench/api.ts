@@ -19,6 +19,7 @@
 // off, --runs rounds alternating which goes first (bench/api-observability.ts).
 // --profile: instead of the runs, profiles the server (node --cpu-prof) under
 // list 50 and GET load and prints where its time goes, then the bare routes.
+// With --observability, profiles GET with metrics and the access log on, then off.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -205,7 +206,25 @@ async function main() {
     `\n${CONNECTIONS} connections, ${SECONDS} s each (after ${WARMUP_SECONDS} s warm-up), ${REPOS} repos, ${values.database ? 'PostgreSQL' : 'SQLite'}, ${PIN ? 'servers on core 0, load on core 1' : 'not pinned'}\n`,
   );
 
-  if (values.observability) {
+  if (values.observability && values.profile) {
+    // Where the observability's cost goes: the same GET under the profiler with both on and both
+    // off; the function tables of the two, read side by side, show what the on server adds.
+    const log = openSync(join(dataDir, 'access.log'), 'a');
+    for (const [name, extra] of [
+      ['GET, metrics and access log on', []],
+      ['GET, both off', QUIET],
+    ] as const) {
+      const dir = join(values.profile, name.replace(/\W+/g, '-'));
+      rmSync(dir, { recursive: true, force: true });
+      mkdirSync(dir, { recursive: true });
+      berth = await startBerth(['--cpu-prof', '--cpu-prof-dir', dir], [...extra], log);
+      const r = await measure(berth.url, getSpec, berth.child);
+      await stopProcess(berth.child);
+      console.log(formatResult(name, r));
+      console.log(formatSummary(`profile of ${name}`, mainProfile(dir), undefined, 30));
+    }
+    closeSync(log);
+  } else if (values.observability) {
     // The JSON log goes to a file (written through, as for a log shipper that tails it), not to a
     // pipe this process drains: under other load this process, the load generator, fell behind
     // reading, and the server's blocking writes to a full pipe were timed as the log's cost.

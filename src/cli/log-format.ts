@@ -62,7 +62,7 @@ const FLUSH_BYTES = 64 * 1024;
  * would also fsync stdout after every batch (a disk flush each time when
  * stdout is a file).
  */
-export function batchedStdout(): { write(line: string): void } {
+export function batchedStdout(): { write(line: string): void; flush(): void } {
   const dest = pino.destination({ dest: 1, sync: true });
   let pending: string[] = [];
   let bytes = 0;
@@ -90,5 +90,6 @@ export function batchedStdout(): { write(line: string): void } {
       if (bytes >= FLUSH_BYTES) flush();
       else if (timer === undefined) timer = setTimeout(flush, FLUSH_MS).unref();
     },
+    flush,
   };
 }

@@ -1,5 +1,6 @@
-// Histograms for the request path: an observation is one Map lookup by a key
-// joined from the label values and a few additions; the values become
+// Histograms for the request path: an observation is one Map lookup per
+// label value (no key is built: label values are mostly constant strings whose
+// hashes V8 keeps) and a few additions; the values become
 // prom-client's metric objects only when scraped, and prom-client's registry
 // renders them with the rest. prom-client's own observe validates and hashes a
 // label object on every call, which measured several µs per request once a
@@ -35,7 +36,9 @@ interface Series<L extends string> {
 export class KeyedHistogram<L extends string> {
   readonly type = 'histogram';
   readonly aggregator = 'sum';
-  private readonly series = new Map<string, Series<L>>();
+  private readonly series: Series<L>[] = [];
+  /** Label values, one Map level per label name in order; the last level holds the series. */
+  private readonly index = new Map<string, unknown>();
 
   constructor(
     readonly name: string,
@@ -49,15 +52,43 @@ export class KeyedHistogram<L extends string> {
 
   observe(labels: Labels<L>, value: number): void {
     if (!Number.isFinite(value)) return;
-    // The label values joined by a byte no label value holds.
-    let key = '';
-    for (const n of this.labelNames) key += `${labels[n]}\u0001`;
-    let s = this.series.get(key);
+    this.add(this.seriesOf(labels), value);
+  }
+
+  /** An observer of one label set, for a caller that records the same labels every time (its series appears at its first value). */
+  bound(labels: Labels<L>): (value: number) => void {
+    let s: Series<L> | undefined;
+    return (value) => {
+      if (!Number.isFinite(value)) return;
+      s ??= this.seriesOf(labels);
+      this.add(s, value);
+    };
+  }
+
+  private seriesOf(labels: Labels<L>): Series<L> {
+    let level = this.index;
+    const last = this.labelNames.length - 1;
+    for (let i = 0; i < last; i++) {
+      const v = labels[this.labelNames[i]];
+      let next = level.get(v) as Map<string, unknown> | undefined;
+      if (!next) {
+        next = new Map();
+        level.set(v, next);
+      }
+      level = next;
+    }
+    const v = labels[this.labelNames[last]];
+    let s = level.get(v) as Series<L> | undefined;
     if (!s) {
       const own = Object.fromEntries(this.labelNames.map((n) => [n, String(labels[n])])) as Labels<L>;
       s = { labels: own, counts: new Float64Array(this.buckets.length + 1), sum: 0, count: 0 };
-      this.series.set(key, s);
+      level.set(v, s);
+      this.series.push(s);
     }
+    return s;
+  }
+
+  private add(s: Series<L>, value: number): void {
     let i = 0;
     while (i < this.buckets.length && value > this.buckets[i]) i++;
     s.counts[i]++;
@@ -75,14 +106,14 @@ export class KeyedHistogram<L extends string> {
       help,
       type: 'counter',
       aggregator: 'sum',
-      values: [...this.series.values()].map((s) => ({ labels: { ...s.labels }, value: s.count })),
+      values: this.series.map((s) => ({ labels: { ...s.labels }, value: s.count })),
     });
     registry.registerMetric({ name, help, type: 'counter', aggregator: 'sum', get: async () => values(), reset: () => undefined } as never);
   }
 
   async get(): Promise<MetricValues> {
     const values: MetricValue[] = [];
-    for (const s of this.series.values()) {
+    for (const s of this.series) {
       let cumulative = 0;
       this.buckets.forEach((le, i) => {
         cumulative += s.counts[i];
@@ -96,6 +127,11 @@ export class KeyedHistogram<L extends string> {
   }
 
   reset(): void {
-    this.series.clear();
+    // Bound observers hold their series: zero them rather than forget them.
+    for (const s of this.series) {
+      s.counts.fill(0);
+      s.sum = 0;
+      s.count = 0;
+    }
   }
 }

@@ -1,9 +1,12 @@
 // What the listeners learn about a request while it runs, for its access log
 // line and its metrics: the route template it matched and the caller's
-// identity. The listener opens the record (request-observer.ts) and runs the
-// request inside it; the code that matches a route or authenticates a caller
-// notes what it found, without being handed the raw request.
-import { AsyncLocalStorage } from 'node:async_hooks';
+// identity. The listener opens the record on the raw request
+// (request-observer.ts); the router that matches a route notes it there, and
+// the RPC transports put the record in the handler context (requestRecordKey)
+// for the guard that authenticates the caller. Carried by the request itself
+// rather than an AsyncLocalStorage: a store per request was a visible share of
+// the observability's cost (docs/performance.md).
+import { createContextKey } from '@connectrpc/connect';
 
 export interface RequestRecord {
   /** The route template, e.g. /iam/v2/groups/{uid}, or a gRPC method path; never the raw path. */
@@ -12,21 +15,30 @@ export interface RequestRecord {
   caller?: string;
 }
 
-const records = new AsyncLocalStorage<RequestRecord>();
+const RECORD = Symbol('berth.requestRecord');
+type Carrier = { [RECORD]?: RequestRecord };
 
-/** Runs `fn` with `record` as the current request's. */
-export function withRequestRecord<T>(record: RequestRecord, fn: () => T): T {
-  return records.run(record, fn);
+/** The record of an RPC's request, in its handler context (undefined when nothing observes requests). */
+export const requestRecordKey = createContextKey<RequestRecord | undefined>(undefined, { description: 'berth request record' });
+
+/** Opens the record of `request` (a raw node request). */
+export function openRequestRecord(request: object): RequestRecord {
+  const record: RequestRecord = {};
+  (request as Carrier)[RECORD] = record;
+  return record;
 }
 
-/** Notes the route template the current request matched (the most specific wins: set last). */
-export function noteRoute(template: string): void {
-  const r = records.getStore();
-  if (r) r.route = template;
+/** The record of a raw request, when one was opened. */
+export function requestRecordOf(request: object): RequestRecord | undefined {
+  return (request as Carrier)[RECORD];
 }
 
-/** Notes the current request's authenticated caller. */
-export function noteCaller(identityUid: string | undefined): void {
-  const r = records.getStore();
-  if (r && identityUid) r.caller = identityUid;
+/** Notes the route template a request matched (the most specific wins: set last). */
+export function noteRoute(record: RequestRecord | undefined, template: string): void {
+  if (record) record.route = template;
+}
+
+/** Notes a request's authenticated caller. */
+export function noteCaller(record: RequestRecord | undefined, identityUid: string | undefined): void {
+  if (record && identityUid) record.caller = identityUid;
 }

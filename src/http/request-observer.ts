@@ -1,7 +1,7 @@
 // Wraps a listener's request handler: gives each request its id (a valid
 // X-Request-Id from the client, else a new UUID), returns it in the answer,
-// runs the request inside its record (src/core/request-record.ts) and, when
-// the answer is finished, counts it in the metrics and writes its access log
+// opens its record (src/core/request-record.ts) and, when the answer is
+// finished (or the connection closed first), counts it in the metrics and writes its access log
 // line. Never logs a header value other than the request id: no token, no
 // query string (it may carry secrets), only the route template.
 import { randomUUID } from 'node:crypto';
@@ -10,8 +10,9 @@ import type http2 from 'node:http2';
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
 import { metrics, type Metrics } from '../core/metrics.js';
-import { withRequestRecord, type RequestRecord } from '../core/request-record.js';
+import { openRequestRecord } from '../core/request-record.js';
 import { accessLineWriter } from './access-line.js';
+import { answerWithRequestId } from './request-id-header.js';
 
 type Req = http.IncomingMessage | http2.Http2ServerRequest;
 type Res = http.ServerResponse | http2.Http2ServerResponse;
@@ -49,16 +50,14 @@ export function observeRequests(handler: Handler, opts: ObserveOptions): Handler
   return (req, res) => {
     const started = performance.now();
     const id = requestIdOf(req.headers['x-request-id']);
-    res.setHeader('x-request-id', id);
-    const record: RequestRecord = {};
+    answerWithRequestId(res, id);
+    const record = openRequestRecord(req);
     const socket = 'stream' in req ? undefined : (req.socket as Socket);
     const marked = socket as MarkedSocket | undefined;
     const markRead = marked?.[READ_MARK] ?? 0;
     const markWritten = marked?.[WRITTEN_MARK] ?? 0;
-    let done = false;
-    const finish = () => {
-      if (done) return;
-      done = true;
+    // 'close' comes once, after 'finish' or when the connection ended first (HTTP/1 and HTTP/2 alike).
+    res.on('close', () => {
       const seconds = (performance.now() - started) / 1000;
       const status = res.statusCode;
       const method = METHODS.has(req.method ?? '') ? (req.method as string) : 'OTHER';
@@ -78,6 +77,7 @@ export function observeRequests(handler: Handler, opts: ObserveOptions): Handler
       }
       if (m) record_(m, opts.listener, method, route, status, seconds, sent, received);
       log?.({
+        time: Date.now(),
         listener: opts.listener,
         method,
         route,
@@ -87,25 +87,25 @@ export function observeRequests(handler: Handler, opts: ObserveOptions): Handler
         caller: record.caller,
         requestId: id,
       });
-    };
-    res.once('finish', finish);
-    res.once('close', finish);
-    withRequestRecord(record, () => handler(req, res));
+    });
+    handler(req, res);
   };
 }
 
-// The routes that exchange a credential for a token, by the name their counter uses.
-const TOKEN_ROUTES: Readonly<Record<string, string>> = {
-  'api /sts/exchange': 'sts_exchange',
-  'api /sts/exchange_refresh_token': 'sts_refresh',
-  'api /sts/login': 'sts_login',
-  'registry /token': 'registry_token',
+// The routes that exchange a credential for a token, by listener, by the name their counter uses.
+const TOKEN_ROUTES: Readonly<Record<ListenerName, ReadonlyMap<string, string>>> = {
+  api: new Map([
+    ['/sts/exchange', 'sts_exchange'],
+    ['/sts/exchange_refresh_token', 'sts_refresh'],
+    ['/sts/login', 'sts_login'],
+  ]),
+  registry: new Map([['/token', 'registry_token']]),
 };
 
 function record_(m: Metrics, listener: ListenerName, method: string, route: string, status: number, seconds: number, sent?: number, received?: number) {
   const labels = { listener, method, route, status: String(status) };
   m.httpDuration.observe(labels, seconds);
-  const endpoint = TOKEN_ROUTES[`${listener} ${route}`];
+  const endpoint = TOKEN_ROUTES[listener].get(route);
   if (endpoint) m.tokenExchanges.inc({ endpoint, outcome: status < 400 ? 'issued' : status < 500 ? 'refused' : 'error' });
   if (listener === 'registry') {
     if (sent) m.registrySent.inc(sent);

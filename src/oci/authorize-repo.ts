@@ -13,7 +13,7 @@
 // answer is the same whether or not the repository exists.
 import type { AccessDirectory } from '../auth/access-directory.js';
 import { Caller } from '../auth/caller.js';
-import { noteCaller } from '../core/request-record.js';
+import { noteCaller, requestRecordOf } from '../core/request-record.js';
 import { narrowingOf, type TokenNarrowing } from '../auth/token-narrowing.js';
 import type { Issuer, VerifiedToken } from '../auth/issuer.js';
 import { repoNameViolation } from '../registry/names.js';
@@ -55,6 +55,8 @@ export interface AuthorizationSource {
   headers: { authorization?: string };
   /** The caller's address (Fastify's request.ip), for the audit log. */
   ip?: string;
+  /** The raw request, whose record takes the caller for the access log. */
+  raw?: object;
 }
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
@@ -81,7 +83,7 @@ export async function verifiedRegistryToken(
 }
 
 /** The caller behind a verified token: anonymous registry tokens have no identity; others must still exist. */
-async function callerOf(verified: VerifiedToken, deps: RepoAuthDeps, scope?: { name: string; actions: RepoAction[] }): Promise<Caller> {
+async function callerOf(request: AuthorizationSource, verified: VerifiedToken, deps: RepoAuthDeps, scope?: { name: string; actions: RepoAction[] }): Promise<Caller> {
   if (verified.subject === '') {
     if (accessClaimOf(verified.claims) === undefined) throw unauthorized(deps.config, 'the bearer token has no subject', scope, 'invalid_token');
     return new Caller('');
@@ -94,7 +96,7 @@ async function callerOf(verified: VerifiedToken, deps: RepoAuthDeps, scope?: { n
   } catch {
     throw unauthorized(deps.config, 'the bearer token is malformed', scope, 'invalid_token');
   }
-  noteCaller(verified.subject); // for the access log
+  if (request.raw) noteCaller(requestRecordOf(request.raw), verified.subject); // for the access log
   return new Caller(verified.subject, state, narrowing);
 }
 
@@ -113,7 +115,7 @@ export async function authorizeRepo(request: AuthorizationSource, name: string, 
   if (bad) throw new OciError('NAME_INVALID', undefined, { name: name.slice(0, 300), reason: bad.description });
   const scope = { name, actions: [action] };
   const verified = await verifiedRegistryToken(request, deps, scope);
-  const caller = await callerOf(verified, deps, scope);
+  const caller = await callerOf(request, verified, deps, scope);
   const claimed = accessClaimOf(verified.claims);
   const fromToken = claimed === undefined ? undefined : tokenEntry(claimed, name);
   const target = await resolveRepoTarget(deps.db, name);
@@ -134,5 +136,5 @@ export async function authorizeRepo(request: AuthorizationSource, name: string, 
 
 /** Any valid registry-audience token of an existing identity (or an anonymous registry token): the check of `/v2/`. */
 export async function authenticateRegistry(request: AuthorizationSource, deps: RepoAuthDeps): Promise<Caller> {
-  return callerOf(await verifiedRegistryToken(request, deps), deps);
+  return callerOf(request, await verifiedRegistryToken(request, deps), deps);
 }

@@ -20,7 +20,7 @@ import { discardUnreadBody } from '../http/unread-body.js';
 import { healthz } from '../http/healthz.js';
 import { readyz } from '../http/readyz.js';
 import { observeRequests } from '../http/request-observer.js';
-import { observeRoutes } from '../http/route-label.js';
+import { NOTES_OWN_ROUTE, observeRoutes } from '../http/route-label.js';
 import type { BlobStore } from '../registry/blobs/blob-store.js';
 import type { ManifestObserver } from '../registry/content/manifest-observer.js';
 import { authenticateRegistry, authorizeRepo, type RepoAuthDeps } from './authorize-repo.js';
@@ -199,6 +199,7 @@ export class RegistryListener {
     app.route({
       method: [...ALL_METHODS],
       url: '/v2/*',
+      config: NOTES_OWN_ROUTE,
       handler: (request, reply) => dispatchRoute(table, ctx.authorizeRepo, request, reply),
     });
 

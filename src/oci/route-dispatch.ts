@@ -7,7 +7,7 @@
 // declares 'none' is called as is.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { metrics } from '../core/metrics.js';
-import { noteRoute } from '../core/request-record.js';
+import { noteRoute, requestRecordOf } from '../core/request-record.js';
 import type { AuthorizationSource, RegistryAccess } from './authorize-repo.js';
 import { OciError } from './oci-errors.js';
 import { readBoundedBody } from './request-body.js';
@@ -24,7 +24,7 @@ export async function dispatchRoute(table: OciRouteTable, authorize: AuthorizeRe
     throw new OciError('UNSUPPORTED', `${request.method} is not supported on this path`, undefined, { headers: { allow: found.allowed.join(', ') } });
   }
   const { route, params } = found;
-  noteRoute(route.template);
+  noteRoute(requestRecordOf(request.raw), route.template);
   const m = metrics();
   if (m && route.template.includes('/blobs/uploads/')) {
     m.uploadsInProgress.inc();

@@ -12,6 +12,7 @@ import type { Logger } from 'pino';
 import { RETRY_AFTER_SECONDS } from '../core/api-error.js';
 import { errorDomainOfPath } from '../core/error-domain.js';
 import { remoteAddressKey } from '../core/remote-address.js';
+import { requestRecordKey, requestRecordOf } from '../core/request-record.js';
 import { badRequest } from '../core/request-errors.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { authRoutes } from './auth-routes.js';
@@ -161,7 +162,7 @@ export class ApiListener {
         answerDecodeFailuresAsInvalidArgument(router);
       },
       // Where a change came from, for the audit log (src/events/audit/).
-      contextValues: (req) => createContextValues().set(remoteAddressKey, req.ip),
+      contextValues: (req) => createContextValues().set(remoteAddressKey, req.ip).set(requestRecordKey, requestRecordOf(req.raw)),
       grpc: true,
       grpcWeb: true,
       connect: true,

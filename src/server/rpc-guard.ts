@@ -36,7 +36,7 @@ import type { Store } from '../store/store.js';
 import { errorDomainOf } from '../core/error-domain.js';
 import { findNulString } from '../core/nul-strings.js';
 import { nulInString } from '../core/request-errors.js';
-import { noteCaller } from '../core/request-record.js';
+import { noteCaller, requestRecordKey } from '../core/request-record.js';
 import { streamNotGuarded } from './errors.js';
 import { normalizeError } from './normalize-error.js';
 
@@ -128,7 +128,7 @@ export function guard<S extends DescService>(service: S, impl: ServiceImpl<S>, d
           preflight?.(req);
           await authorize(rule, method, req, caller, domain);
           ctx.values.set(callerKey, caller);
-          noteCaller(caller.identityUid); // for the access log
+          noteCaller(ctx.values.get(requestRecordKey), caller.identityUid); // for the access log
         }
         return await handler(req, ctx);
       } catch (err) {

@@ -12,15 +12,29 @@ const OPERATIONS: Record<string, string> = {
   DeleteQueryNode: 'delete',
 };
 
+type Observe = (seconds: number) => void;
+
 /** Kysely's `log` option when metrics are on (Kysely times statements only when it has one). */
 export function queryLog(): ((event: LogEvent) => void) | undefined {
   const m = metrics();
   if (!m) return undefined;
+  // One bound observer per (kind, outcome): a statement records without a label lookup.
+  const observers = new Map<string, { ok: Observe; error: Observe }>();
+  const observersOf = (operation: string) => {
+    let o = observers.get(operation);
+    if (!o) {
+      o = { ok: m.dbDuration.bound({ operation, outcome: 'ok' }), error: m.dbDuration.bound({ operation, outcome: 'error' }) };
+      observers.set(operation, o);
+    }
+    return o;
+  };
   return (event) => {
     const operation = OPERATIONS[event.query.query.kind] ?? 'other';
-    const outcome = event.level === 'error' ? 'error' : 'ok';
-    m.dbDuration.observe({ operation, outcome }, event.queryDurationMillis / 1000);
-    if (outcome === 'error') m.dbErrors.inc({ operation });
+    const o = observersOf(operation);
+    if (event.level === 'error') {
+      o.error(event.queryDurationMillis / 1000);
+      m.dbErrors.inc({ operation });
+    } else o.ok(event.queryDurationMillis / 1000);
   };
 }
 
@@ -28,14 +42,16 @@ export function queryLog(): ((event: LogEvent) => void) | undefined {
 export function measuredRead<F extends (sql: string, parameters: readonly unknown[]) => unknown[]>(read: F): F {
   const m = metrics();
   if (!m) return read;
+  const ok = m.dbDuration.bound({ operation: 'select', outcome: 'ok' });
+  const error = m.dbDuration.bound({ operation: 'select', outcome: 'error' });
   return ((sql: string, parameters: readonly unknown[]) => {
     const started = performance.now();
     try {
       const rows = read(sql, parameters);
-      m.dbDuration.observe({ operation: 'select', outcome: 'ok' }, (performance.now() - started) / 1000);
+      ok((performance.now() - started) / 1000);
       return rows;
     } catch (err) {
-      m.dbDuration.observe({ operation: 'select', outcome: 'error' }, (performance.now() - started) / 1000);
+      error((performance.now() - started) / 1000);
       m.dbErrors.inc({ operation: 'select' });
       throw err;
     }

@@ -103,8 +103,10 @@ describe('metrics and the access log', () => {
     location.searchParams.set('digest', digest);
     const put = await fetch(location, { method: 'PUT', headers: { ...auth, 'content-type': 'application/octet-stream' }, body: blob });
     assert.equal(put.status, 201, await put.text());
-    const read = await fetch(`${berth.registryUrl}/v2/${name}/blobs/${digest}`, { headers: auth });
+    const read = await fetch(`${berth.registryUrl}/v2/${name}/blobs/${digest}`, { headers: { ...auth, 'x-request-id': 'registry-read-1' } });
     assert.equal(Buffer.from(await read.arrayBuffer()).length, blob.length);
+    const line = await logLine('registry-read-1');
+    assert.deepEqual([line.listener, line.route, line.caller], ['registry', '/v2/{name}/blobs/{digest}', berth.ownerIdentity]);
     const after = await scrape(berth.registryUrl as string);
     const moved = (n: string, l = '') => sample(after, n, l) - sample(before, n, l);
     assert.equal(moved('berth_http_requests_total', 'listener="registry",method="POST",route="/v2/{name}/blobs/uploads/",status="202"'), 1);
@@ -160,13 +162,19 @@ describe('metrics and the access log', () => {
         authorization: `Bearer ${token}`,
         'x-request-id': 'h2-call-7',
       });
-      call.end(Buffer.alloc(5)); // one empty message: uid unset
+      // One GetGroupRequest { uid (1) = the organization }, in a gRPC frame.
+      const uid = Buffer.from(berth.orgUid);
+      const message = Buffer.concat([Buffer.from([0x0a, uid.length]), uid]);
+      const frame = Buffer.alloc(5);
+      frame.writeUInt32BE(message.length, 1);
+      call.end(Buffer.concat([frame, message]));
       const [headers] = (await once(call, 'response')) as [http2.IncomingHttpHeaders];
       call.resume();
       await once(call, 'end');
       assert.equal(headers[':status'], 200);
       assert.equal(headers['x-request-id'], 'h2-call-7');
-      assert.equal((await logLine('h2-call-7')).route, '/berth.iam.v2.GroupsService/GetGroup');
+      const line = await logLine('h2-call-7');
+      assert.deepEqual([line.route, line.caller], ['/berth.iam.v2.GroupsService/GetGroup', berth.ownerIdentity]);
     } finally {
       session.close();
     }

@@ -6,6 +6,7 @@
 import type { DescMethod, DescService } from '@bufbuild/protobuf';
 import { createContextValues, type HandlerContext } from '@connectrpc/connect';
 import { remoteAddressKey } from '../../core/remote-address.js';
+import { requestRecordKey, type RequestRecord } from '../../core/request-record.js';
 
 export function restContext(
   service: DescService,
@@ -14,6 +15,7 @@ export function restContext(
   url: string,
   requestHeader: Record<string, string>,
   remoteAddress = '',
+  record?: RequestRecord,
 ): HandlerContext {
   let controller: AbortController | undefined;
   let responseHeader: Headers | undefined;
@@ -26,7 +28,7 @@ export function restContext(
     url,
     requestHeader: new Headers(requestHeader),
     timeoutMs: () => undefined,
-    values: createContextValues().set(remoteAddressKey, remoteAddress),
+    values: createContextValues().set(remoteAddressKey, remoteAddress).set(requestRecordKey, record),
     get signal() {
       controller ??= new AbortController();
       return controller.signal;

@@ -15,8 +15,9 @@ import { restContext } from './rest-context.js';
 import { buildRequest, parseJsonBody } from './request-message.js';
 import { RouteTable, splitPath, type RestRoute } from './route-table.js';
 import { badBody, methodNotAllowed, routeNotFound } from '../errors.js';
-import { noteRoute } from '../../core/request-record.js';
+import { noteRoute, requestRecordOf } from '../../core/request-record.js';
 import { UNMATCHED_ROUTE } from '../../http/request-observer.js';
+import { NOTES_OWN_ROUTE } from '../../http/route-label.js';
 
 export interface RestService {
   service: DescService;
@@ -79,7 +80,7 @@ export async function restPlugin(app: FastifyInstance, opts: RestOptions): Promi
     const domain = found ? errorDomainOf(found.route.service) : errorDomainOfPath(url.pathname);
     try {
       if (!found) {
-        noteRoute(UNMATCHED_ROUTE);
+        noteRoute(requestRecordOf(request.raw), UNMATCHED_ROUTE);
         const { segments, verb } = splitPath(url.pathname);
         const allowed = table.allowedMethods(segments, verb);
         if (allowed.length > 0) {
@@ -89,7 +90,7 @@ export async function restPlugin(app: FastifyInstance, opts: RestOptions): Promi
         throw routeNotFound(domain, request.method, url.pathname);
       }
       const { route, variables } = found;
-      noteRoute(route.path);
+      noteRoute(requestRecordOf(request.raw), route.path);
       const body = route.body === '' ? undefined : parseJsonBody(request.body as Buffer | undefined, domain);
       const message = buildRequest(route, variables, url.searchParams, body, domain);
       const out = await call(route, message, request);
@@ -110,7 +111,7 @@ export async function restPlugin(app: FastifyInstance, opts: RestOptions): Promi
       const v = request.headers[name];
       if (typeof v === 'string') headers[name] = v;
     }
-    const ctx = restContext(route.service, route.method, request.method, request.url, headers, request.ip);
+    const ctx = restContext(route.service, route.method, request.method, request.url, headers, request.ip, requestRecordOf(request.raw));
     const result = await impl(message, ctx);
     return messageToJson(route.method.output, create(route.method.output, result as never));
   }
@@ -118,8 +119,8 @@ export async function restPlugin(app: FastifyInstance, opts: RestOptions): Promi
   for (const prefix of table.prefixes()) {
     const versioned = [prefix, prefix.replace(/\/v2$/, '/v2beta1')];
     for (const p of new Set(versioned)) {
-      app.route({ method: ['GET', 'POST', 'PATCH', 'DELETE', 'PUT'], url: `${p}/*`, handler: handle });
-      app.route({ method: ['GET', 'POST', 'PATCH', 'DELETE', 'PUT'], url: p, handler: handle });
+      app.route({ method: ['GET', 'POST', 'PATCH', 'DELETE', 'PUT'], url: `${p}/*`, handler: handle, config: NOTES_OWN_ROUTE });
+      app.route({ method: ['GET', 'POST', 'PATCH', 'DELETE', 'PUT'], url: p, handler: handle, config: NOTES_OWN_ROUTE });
     }
   }
 }
