@@ -101,6 +101,15 @@ export interface DatabaseCapabilities {
    * server's, nothing to do.
    */
   bulkWriteCache(ex: Kysely<Database>, mib: number): Promise<void>;
+  /**
+   * One statement answering the current snapshot (as `snapshot`) and, only
+   * when it differs from `$1`, each table's version (`table_name`,
+   * `version`, a row per table): an unchanged snapshot means the same
+   * transactions committed, so the same versions (table-versions.ts).
+   * PostgreSQL: pg_current_snapshot(), the sum behind a one-time filter;
+   * absent on SQLite, whose data_version tells the same without a statement.
+   */
+  readonly snapshotGatedVersionsSql?: string;
 }
 
 export const SQLITE: DatabaseCapabilities = {
@@ -143,6 +152,9 @@ export const SQLITE: DatabaseCapabilities = {
 const VERSION_SHARDS = 16;
 
 export const POSTGRES: DatabaseCapabilities = {
+  snapshotGatedVersionsSql:
+    'select s.snapshot, v.table_name, v.version from (select pg_current_snapshot()::text as snapshot) s ' +
+    'left join lateral (select table_name, sum(version) as version from table_versions where s.snapshot <> $1 group by table_name) v on true',
   kind: 'postgres',
   skipLocked: true,
   alterForeignKeys: true,

@@ -2,7 +2,8 @@
 // instance: migration 0002), read in one small query. A request reads them
 // once and every cache it consults (access, list totals) checks against the
 // same snapshot, so a write counts on the very next request, everywhere.
-import type { Kysely } from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
+import { capabilitiesOf } from './db-capabilities.js';
 import { compiledQuery, runCompiled } from './compiled-queries.js';
 import type { Database } from './database.js';
 import { directReadsOf, type DirectReads } from './direct-reads.js';
@@ -20,8 +21,26 @@ export type TableVersions = ReadonlyMap<string, string>;
 const snapshots = new WeakMap<DirectReads, { stamp: number; versions: TableVersions }>();
 
 // Where it does not (PostgreSQL), concurrent requests share reads
-// (shared-reads.ts), each still seeing every commit made before it arrived.
+// (shared-reads.ts), each still seeing every commit made before it arrived,
+// and each read sums the versions again only when the database's snapshot
+// moved since the last sum: the same snapshot (xmin, xmax and the
+// transactions in progress) means the same transactions committed, so the
+// same versions. The check and the sum are one statement
+// (snapshotGatedVersionsSql); an unchanged snapshot reads no table.
 const shared = new WeakMap<object, SharedReads<TableVersions>>();
+const lastSums = new WeakMap<object, { snapshot: string; versions: TableVersions }>();
+
+async function querySnapshotGatedVersions(db: Kysely<Database>, gated: string): Promise<TableVersions> {
+  const last = lastSums.get(db);
+  const { rows } = await db.executeQuery<{ snapshot: string; table_name: string | null; version: string | null }>(
+    CompiledQuery.raw(gated, [last?.snapshot ?? '']),
+  );
+  const snapshot = rows[0].snapshot;
+  if (last && snapshot === last.snapshot) return last.versions;
+  const versions = new Map(rows.filter((r) => r.table_name !== null).map((r) => [r.table_name as string, String(r.version)]));
+  lastSums.set(db, { snapshot, versions });
+  return versions;
+}
 
 async function queryTableVersions(db: Kysely<Database>): Promise<TableVersions> {
   // A table's version may be spread over several rows (PostgreSQL: db-capabilities.ts shardTableVersions): their sum.
@@ -50,5 +69,6 @@ export async function readTableVersions(db: Kysely<Database>): Promise<TableVers
     reads = new SharedReads();
     shared.set(db, reads);
   }
-  return reads.read(() => queryTableVersions(db));
+  const gated = capabilitiesOf(db).snapshotGatedVersionsSql;
+  return reads.read(() => (gated ? querySnapshotGatedVersions(db, gated) : queryTableVersions(db)));
 }
