@@ -12,7 +12,6 @@ import type { Logger } from 'pino';
 import { metrics, type Metrics } from '../core/metrics.js';
 import { openRequestRecord } from '../core/request-record.js';
 import { accessLineWriter } from './access-line.js';
-import { answerWithRequestId } from './request-id-header.js';
 
 type Req = http.IncomingMessage | http2.Http2ServerRequest;
 type Res = http.ServerResponse | http2.Http2ServerResponse;
@@ -50,7 +49,7 @@ export function observeRequests(handler: Handler, opts: ObserveOptions): Handler
   return (req, res) => {
     const started = performance.now();
     const id = requestIdOf(req.headers['x-request-id']);
-    answerWithRequestId(res, id);
+    res.setHeader('x-request-id', id);
     const record = openRequestRecord(req);
     const socket = 'stream' in req ? undefined : (req.socket as Socket);
     const marked = socket as MarkedSocket | undefined;
