@@ -83,7 +83,12 @@ export async function verifiedRegistryToken(
 }
 
 /** The caller behind a verified token: anonymous registry tokens have no identity; others must still exist. */
-async function callerOf(request: AuthorizationSource, verified: VerifiedToken, deps: RepoAuthDeps, scope?: { name: string; actions: RepoAction[] }): Promise<Caller> {
+async function callerOf(
+  request: AuthorizationSource,
+  verified: VerifiedToken,
+  deps: RepoAuthDeps,
+  scope?: { name: string; actions: RepoAction[] },
+): Promise<Caller> {
   if (verified.subject === '') {
     if (accessClaimOf(verified.claims) === undefined) throw unauthorized(deps.config, 'the bearer token has no subject', scope, 'invalid_token');
     return new Caller('');
