@@ -2,7 +2,7 @@
 // cannot help (no owner can sign in).
 import type { Command } from 'commander';
 import { join } from 'node:path';
-import { type DatabaseOptions, databaseOptions, withStore } from './database-options.js';
+import { type DatabaseOptions, databaseOptions, databaseUrlOf, withStore } from './database-options.js';
 import { secretsKeyCommand } from './admin-secrets-key-command.js';
 import { signingKeysCommand } from './admin-signing-keys-command.js';
 import { verifyDomainCommand } from './admin-verify-domain-command.js';
@@ -32,9 +32,8 @@ The credentials point at the API URL the server last started with (its
       const out = o.out ?? join(o.data, `owner-credentials-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
       const { credentials: creds, apiSource } = await withStore(o, (store) => recoverOwner(store, { org: o.org, out, api: o.api }));
       const from = { flag: '--api', database: "the server's public URL, from the database", default: 'no server start recorded one; give --api' }[apiSource];
-      const databaseUrl = o.database ?? process.env.BERTH_DATABASE_URL;
       process.stderr.write(
-        `Created owner ${creds.identity} of ${creds.organization.name} (${creds.organization.uid}) in ${describeDatabase({ databaseUrl, dataDir: o.data })}.\n` +
+        `Created owner ${creds.identity} of ${creds.organization.name} (${creds.organization.uid}) in ${describeDatabase({ databaseUrl: databaseUrlOf(o), dataDir: o.data })}.\n` +
           `Its keys are in ${out} (mode 0600), for the API at ${creds.api} (${from}). Use them with:\n  npx berth auth login --credentials ${out}\n`,
       );
     });

@@ -16,11 +16,16 @@ export function databaseOptions(cmd: Command): Command {
     .option('--database <url>', 'PostgreSQL URL (postgres://user:pass@host/db); default: SQLite in --data');
 }
 
+/** The PostgreSQL URL `o` names (--database, else BERTH_DATABASE_URL); undefined for SQLite in --data. */
+export function databaseUrlOf(o: DatabaseOptions): string | undefined {
+  return o.database ?? process.env.BERTH_DATABASE_URL;
+}
+
 /** Opens the database `o` names, runs `work` on it and closes it. */
 export async function withStore<T>(o: DatabaseOptions, work: (store: Store) => Promise<T>): Promise<T> {
   // The store is loaded here: other commands start without it.
   const { openStore } = await import('../store/store.js');
-  const store = await openStore({ databaseUrl: o.database ?? process.env.BERTH_DATABASE_URL, dataDir: o.data });
+  const store = await openStore({ databaseUrl: databaseUrlOf(o), dataDir: o.data });
   try {
     return await work(store);
   } finally {

@@ -15,7 +15,7 @@ import { restContext } from './rest-context.js';
 import { buildRequest, parseJsonBody } from './request-message.js';
 import { RouteTable, splitPath, type RestRoute } from './route-table.js';
 import { badBody, methodNotAllowed, routeNotFound } from '../errors.js';
-import { noteRoute, requestRecordOf } from '../../core/request-record.js';
+import { noteRoute, requestRecordOf, type RequestRecord } from '../../core/request-record.js';
 import { UNMATCHED_ROUTE } from '../../http/request-observer.js';
 import { NOTES_OWN_ROUTE } from '../../http/route-label.js';
 
@@ -78,9 +78,10 @@ export async function restPlugin(app: FastifyInstance, opts: RestOptions): Promi
     const url = new URL(request.url, 'http://berth.invalid');
     const found = table.match(request.method, url.pathname);
     const domain = found ? errorDomainOf(found.route.service) : errorDomainOfPath(url.pathname);
+    const record = requestRecordOf(request.raw);
     try {
       if (!found) {
-        noteRoute(requestRecordOf(request.raw), UNMATCHED_ROUTE);
+        noteRoute(record, UNMATCHED_ROUTE);
         const { segments, verb } = splitPath(url.pathname);
         const allowed = table.allowedMethods(segments, verb);
         if (allowed.length > 0) {
@@ -90,10 +91,10 @@ export async function restPlugin(app: FastifyInstance, opts: RestOptions): Promi
         throw routeNotFound(domain, request.method, url.pathname);
       }
       const { route, variables } = found;
-      noteRoute(requestRecordOf(request.raw), route.path);
+      noteRoute(record, route.path);
       const body = route.body === '' ? undefined : parseJsonBody(request.body as Buffer | undefined, domain);
       const message = buildRequest(route, variables, url.searchParams, body, domain);
-      const out = await call(route, message, request);
+      const out = await call(route, message, request, record);
       return reply.code(200).header('content-type', 'application/json').send(JSON.stringify(out));
     } catch (err) {
       const { status, body, headers } = errorResponse(normalizeError(err, domain, opts.logger, { path: url.pathname }, opts.storage), domain);
@@ -101,7 +102,7 @@ export async function restPlugin(app: FastifyInstance, opts: RestOptions): Promi
     }
   };
 
-  async function call(route: RestRoute, message: Message, request: FastifyRequest) {
+  async function call(route: RestRoute, message: Message, request: FastifyRequest, record: RequestRecord | undefined) {
     const impl = impls.get(route.method);
     if (!impl) throw routeNotFound(errorDomainOf(route.service), request.method, request.url.split('?')[0]);
     // Only the headers implementations read are passed on: copying every
@@ -111,7 +112,7 @@ export async function restPlugin(app: FastifyInstance, opts: RestOptions): Promi
       const v = request.headers[name];
       if (typeof v === 'string') headers[name] = v;
     }
-    const ctx = restContext(route.service, route.method, request.method, request.url, headers, request.ip, requestRecordOf(request.raw));
+    const ctx = restContext(route.service, route.method, request.method, request.url, headers, request.ip, record);
     const result = await impl(message, ctx);
     return messageToJson(route.method.output, create(route.method.output, result as never));
   }
