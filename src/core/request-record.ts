@@ -15,7 +15,8 @@ export interface RequestRecord {
   caller?: string;
 }
 
-const RECORD = Symbol('berth.requestRecord');
+/** Where a raw request carries its record (HTTP/1 requests have it from construction: src/http/observed-request.ts). */
+export const RECORD = Symbol('berth.requestRecord');
 type Carrier = { [RECORD]?: RequestRecord };
 
 /** The record of an RPC's request, in its handler context (undefined when nothing observes requests). */

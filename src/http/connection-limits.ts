@@ -5,6 +5,8 @@
 import http from 'node:http';
 import http2 from 'node:http2';
 import type { ConnectionLimits } from './default-limits.js';
+import { ObservedResponse } from './observed-response.js';
+import { ObservedRequest } from './observed-request.js';
 
 /** Most concurrent streams one HTTP/2 client may open (Node's default is unbounded). */
 const MAX_CONCURRENT_STREAMS = 128;
@@ -16,6 +18,8 @@ const MAX_CONCURRENT_STREAMS = 128;
  */
 export function http1Server(limits: ConnectionLimits): http.Server {
   const server = http.createServer({
+    IncomingMessage: ObservedRequest,
+    ServerResponse: ObservedResponse as typeof http.ServerResponse,
     headersTimeout: limits.headersTimeoutMs,
     requestTimeout: limits.requestTimeoutMs,
     keepAliveTimeout: limits.idleTimeoutMs,

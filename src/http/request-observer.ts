@@ -4,14 +4,15 @@
 // finished (or the connection closed first), counts it in the metrics and writes its access log
 // line. Never logs a header value other than the request id: no token, no
 // query string (it may carry secrets), only the route template.
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
 import type http2 from 'node:http2';
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
 import { metrics, type Metrics } from '../core/metrics.js';
-import { openRequestRecord } from '../core/request-record.js';
+import { openRequestRecord, type RequestRecord } from '../core/request-record.js';
 import { accessLineWriter } from './access-line.js';
+import { ObservedResponse } from './observed-response.js';
 
 type Req = http.IncomingMessage | http2.Http2ServerRequest;
 type Res = http.ServerResponse | http2.Http2ServerResponse;
@@ -32,61 +33,85 @@ const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIO
 /** The route label of a request no route matched. */
 export const UNMATCHED_ROUTE = 'unmatched';
 
-/** The client's X-Request-Id when valid, else a new one. */
-export function requestIdOf(header: string | string[] | undefined): string {
-  return typeof header === 'string' && REQUEST_ID.test(header) ? header : randomUUID();
+// New ids are UUIDs of version 8 (RFC 9562: custom layout): 74 random bits
+// drawn once per process, then a 48-bit counter in the last group. Unique
+// across instances and restarts as random ones are, for a string concatenation
+// instead of a draw from the random pool per request.
+const ID_PREFIX = (() => {
+  const h = randomBytes(10).toString('hex');
+  const variant = (8 | (Number.parseInt(h[15], 16) & 3)).toString(16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(12, 15)}-${variant}${h.slice(16, 19)}-`;
+})();
+let idCounter = 0;
+
+function newRequestId(): string {
+  idCounter = (idCounter + 1) % 2 ** 48;
+  return ID_PREFIX + idCounter.toString(16).padStart(12, '0');
 }
 
-// Bytes a keep-alive socket had read and written when its previous request ended.
-const READ_MARK = Symbol('berth.bytesReadMark');
-const WRITTEN_MARK = Symbol('berth.bytesWrittenMark');
-type MarkedSocket = Socket & { [READ_MARK]?: number; [WRITTEN_MARK]?: number };
+/** The client's X-Request-Id when valid, else a new one. */
+export function requestIdOf(header: string | string[] | undefined): string {
+  return typeof header === 'string' && REQUEST_ID.test(header) ? header : newRequestId();
+}
+
+// Bytes a keep-alive socket had read and written when its previous request
+// ended: one object per connection, kept beside the socket rather than on it
+// (a property added to sockets gave Node's socket code a second shape).
+interface Marks {
+  read: number;
+  written: number;
+}
+const socketMarks = new WeakMap<Socket, Marks>();
 
 export function observeRequests(handler: Handler, opts: ObserveOptions): Handler {
   const log = opts.accessLog ? accessLineWriter(opts.logger) : undefined;
   const m = metrics();
   if (!log && !m) return handler;
+  const finished = (req: Req, res: Res, started: number, id: string, record: RequestRecord) => {
+    const seconds = (performance.now() - started) / 1000;
+    const status = res.statusCode;
+    const method = METHODS.has(req.method ?? '') ? (req.method as string) : 'OTHER';
+    const route = record.route ?? UNMATCHED_ROUTE;
+    let sent: number | undefined;
+    let received: number | undefined;
+    if ('stream' in req) {
+      const length = Number(res.getHeader('content-length'));
+      if (Number.isFinite(length)) sent = length;
+    } else {
+      const socket = req.socket;
+      let marks = socketMarks.get(socket);
+      if (!marks) {
+        marks = { read: 0, written: 0 };
+        socketMarks.set(socket, marks);
+      }
+      const written = socket.bytesWritten;
+      const read = socket.bytesRead;
+      sent = written - marks.written;
+      received = read - marks.read;
+      marks.read = read;
+      marks.written = written;
+    }
+    if (m) record_(m, opts.listener, method, route, status, seconds, sent, received);
+    log?.({
+      time: Date.now(),
+      listener: opts.listener,
+      method,
+      route,
+      status,
+      durationMs: Math.round(seconds * 1e6) / 1000,
+      bytes: sent,
+      caller: record.caller,
+      requestId: id,
+    });
+  };
   return (req, res) => {
     const started = performance.now();
     const id = requestIdOf(req.headers['x-request-id']);
-    res.setHeader('x-request-id', id);
+    if (res instanceof ObservedResponse) res.requestId = id;
+    else res.setHeader('x-request-id', id);
     const record = openRequestRecord(req);
-    const socket = 'stream' in req ? undefined : (req.socket as Socket);
-    const marked = socket as MarkedSocket | undefined;
-    const markRead = marked?.[READ_MARK] ?? 0;
-    const markWritten = marked?.[WRITTEN_MARK] ?? 0;
     // 'close' comes once, after 'finish' or when the connection ended first (HTTP/1 and HTTP/2 alike).
-    res.on('close', () => {
-      const seconds = (performance.now() - started) / 1000;
-      const status = res.statusCode;
-      const method = METHODS.has(req.method ?? '') ? (req.method as string) : 'OTHER';
-      const route = record.route ?? UNMATCHED_ROUTE;
-      let sent: number | undefined;
-      let received: number | undefined;
-      if (marked) {
-        const written = marked.bytesWritten;
-        const read = marked.bytesRead;
-        sent = written - markWritten;
-        received = read - markRead;
-        marked[READ_MARK] = read;
-        marked[WRITTEN_MARK] = written;
-      } else {
-        const length = Number(res.getHeader('content-length'));
-        if (Number.isFinite(length)) sent = length;
-      }
-      if (m) record_(m, opts.listener, method, route, status, seconds, sent, received);
-      log?.({
-        time: Date.now(),
-        listener: opts.listener,
-        method,
-        route,
-        status,
-        durationMs: Math.round(seconds * 1e6) / 1000,
-        bytes: sent,
-        caller: record.caller,
-        requestId: id,
-      });
-    });
+    res.on('close', () => finished(req, res, started, id, record));
     handler(req, res);
   };
 }

@@ -14,7 +14,6 @@ const MAX_DISCARDED_BYTES = 8 * 1024 * 1024;
 export function discardUnreadBody(req: http.IncomingMessage, res: http.ServerResponse): void {
   if (req.httpVersionMajor !== 1) return;
   const socket = req.socket;
-  req[Symbol.asyncIterator] = () => req.iterator({ destroyOnReturn: false });
   res.once('finish', () => {
     if (req.complete) return;
     if (req.destroyed) {

@@ -194,6 +194,8 @@ describe('metrics and the access log', () => {
       }
       const r = await rest(base, 'GET', path);
       assert.match(r.headers.get('x-request-id') ?? '', UUID, 'generated when absent');
+      const next = await rest(base, 'GET', path);
+      assert.notEqual(next.headers.get('x-request-id'), r.headers.get('x-request-id'), 'a new id for each request');
       const kept = await rest(base, 'GET', path, { headers: { 'x-request-id': 'A'.repeat(128) } });
       assert.equal(kept.headers.get('x-request-id'), 'A'.repeat(128));
     }
