@@ -8,7 +8,11 @@
 // measured; GET one repo and list 50 on both back to back, which first
 // alternating from round to round, then the medians of the per-round ratios,
 // by req/s and by server CPU per request (which other load on the machine
-// moves less). Aim: with both on, ≥ 95 % of the figures with both off.
+// moves less). Then, each round, the two side by side: half the connections
+// to each at once, so both spend the same seconds on the same machine, and
+// their CPU per request is compared over one window (the machine's speed
+// drifted by tens of % between back-to-back windows; docs/performance.md).
+// Aim: with both on, ≥ 95 % of the figures with both off.
 import type { ChildProcess } from 'node:child_process';
 import { median, medianResult } from './bench-process.js';
 import { formatResult, type LoadResult, type RequestSpec } from './load.js';
@@ -19,6 +23,8 @@ export interface Server {
 }
 
 type Measure = (url: string, next: (i: number) => RequestSpec, server?: ChildProcess) => Promise<LoadResult>;
+/** Loads both servers at once over the same window: their results in the order given. */
+export type MeasureTogether = (a: Server, b: Server, next: (i: number) => RequestSpec) => Promise<[LoadResult, LoadResult]>;
 
 interface Pair {
   on: LoadResult;
@@ -42,8 +48,10 @@ export async function benchObservability(
   specs: Record<'GET one repo' | 'list 50', () => RequestSpec>,
   rounds: number,
   measure: Measure,
+  measureTogether: MeasureTogether,
 ) {
   const pairs: Record<string, Pair[]> = Object.fromEntries(Object.keys(specs).map((k) => [k, []]));
+  const together: Record<string, Pair[]> = Object.fromEntries(Object.keys(specs).map((k) => [k, []]));
   for (let round = 0; round < rounds; round++) {
     const { on, off, stop } = await startPair(round);
     const line: string[] = [];
@@ -51,6 +59,9 @@ export async function benchObservability(
       const p = await measurePair(on, off, spec, round % 2 === 1, measure);
       pairs[name].push(p);
       line.push(`${name} ${p.on.rps.toFixed(0)}/${p.off.rps.toFixed(0)} req/s, ${p.on.cpuUs?.toFixed(1)}/${p.off.cpuUs?.toFixed(1)} µs CPU`);
+      const [tOn, tOff] = await measureTogether(on, off, spec);
+      together[name].push({ on: tOn, off: tOff });
+      line.push(`side by side ${tOn.cpuUs?.toFixed(1)}/${tOff.cpuUs?.toFixed(1)} µs CPU`);
     }
     await stop();
     console.log(`round ${round + 1} (measured ${round % 2 === 1 ? 'off first' : 'on first'}), on/off: ${line.join('; ')}`);
@@ -64,6 +75,11 @@ export async function benchObservability(
     console.log(formatResult(`${name}, both off`, medianResult(ps.map((p) => p.off))));
     console.log(
       `  on as a share of off: ${pct(byRate)} by req/s (${byRate >= 0.95 ? 'met' : 'NOT met'}), ${pct(byCpu)} by server CPU per request (${byCpu >= 0.95 ? 'met' : 'NOT met'}); aim ≥ 95 %`,
+    );
+    const side = together[name];
+    const sideCpu = median(side.map((p) => p.off.cpuUs! / p.on.cpuUs!));
+    console.log(
+      `  side by side: ${median(side.map((p) => p.on.cpuUs!)).toFixed(1)} µs on, ${median(side.map((p) => p.off.cpuUs!)).toFixed(1)} µs off (medians); on as a share of off by CPU per request ${pct(sideCpu)} (${sideCpu >= 0.95 ? 'met' : 'NOT met'})`,
     );
   }
 }

@@ -16,7 +16,8 @@
 // Usage: npm run bench:api [-- --repos N --seconds S --warmup-seconds W --connections C --runs R
 //          --database postgres://… (a fresh database) --profile DIR --observability]
 // --observability: only GET and list 50 with metrics and the access log on and
-// off, --runs rounds alternating which goes first (bench/api-observability.ts).
+// off, --runs rounds alternating which goes first (bench/api-observability.ts);
+// --on-flags "…" gives the "on" server flags of its own (e.g. "--access-log off").
 // --profile: instead of the runs, profiles the server (node --cpu-prof) under
 // list 50 and GET load and prints where its time goes, then the bare routes.
 // With --observability, profiles GET with metrics and the access log on, then off.
@@ -42,6 +43,8 @@ const { values } = parseArgs({
     database: { type: 'string' },
     profile: { type: 'string' },
     observability: { type: 'boolean', default: false },
+    /** With --observability: flags for the "on" server, to measure one part alone (e.g. "--access-log off"). */
+    'on-flags': { type: 'string', default: '' },
     'seed-into': { type: 'string' },
     'seed-org': { type: 'string' },
     /** Internal: VACUUM ANALYZE this PostgreSQL database and exit. */
@@ -67,6 +70,24 @@ async function measure(url: string, next: (i: number) => RequestSpec, server?: C
   const after = cpuTimeUs(server?.pid);
   if (before !== undefined && after !== undefined) r.cpuUs = (after - before) / r.requests;
   return r;
+}
+
+/** Both servers under load at once, half the connections each, CPU per request over the same window. */
+async function measureTogether(
+  a: { url: string; child: ChildProcess },
+  b: { url: string; child: ChildProcess },
+  next: (i: number) => RequestSpec,
+): Promise<[LoadResult, LoadResult]> {
+  const half = Math.max(1, CONNECTIONS / 2);
+  await Promise.all([runLoad(a.url, next, half, WARMUP_SECONDS), runLoad(b.url, next, half, WARMUP_SECONDS)]);
+  const before = [cpuTimeUs(a.child.pid), cpuTimeUs(b.child.pid)];
+  const rs = await Promise.all([runLoad(a.url, next, half, SECONDS), runLoad(b.url, next, half, SECONDS)]);
+  const after = [cpuTimeUs(a.child.pid), cpuTimeUs(b.child.pid)];
+  rs.forEach((r, i) => {
+    const [s, e] = [before[i], after[i]];
+    if (s !== undefined && e !== undefined) r.cpuUs = (e - s) / r.requests;
+  });
+  return [rs[0], rs[1]];
 }
 
 /**
@@ -229,7 +250,8 @@ async function main() {
     // pipe this process drains: under other load this process, the load generator, fell behind
     // reading, and the server's blocking writes to a full pipe were timed as the log's cost.
     const log = openSync(join(dataDir, 'access.log'), 'a');
-    const startOn = () => startBerth([], [], log);
+    const onFlags = values['on-flags'].split(/\s+/).filter(Boolean);
+    const startOn = () => startBerth([], onFlags, log);
     const startOff = () => startBerth([], [...QUIET, '--listen', `127.0.0.1:${quietPort}`, '--public-url', `http://127.0.0.1:${port}`], log);
     const startPair = async (round: number) => {
       const onFirst = Math.floor(round / 2) % 2 === 0;
@@ -245,7 +267,7 @@ async function main() {
         },
       };
     };
-    await benchObservability(startPair, { 'GET one repo': getSpec, 'list 50': listSpec }, RUNS, measure);
+    await benchObservability(startPair, { 'GET one repo': getSpec, 'list 50': listSpec }, RUNS, measure, measureTogether);
     closeSync(log);
   } else if (values.profile) {
     for (const [name, spec] of [
