@@ -85,6 +85,19 @@ export class Metrics {
     collectDefaultMetrics({ register: this.registry });
   }
 
+  private readonly scrapeHooks = new Set<() => void>();
+
+  /** Runs `hook` before every scrape: what waits to be counted (finished requests) is counted first. */
+  beforeScrape(hook: () => void): void {
+    this.scrapeHooks.add(hook);
+  }
+
+  /** The metrics in Prometheus' text format, after the scrape hooks. */
+  async render(): Promise<string> {
+    for (const hook of this.scrapeHooks) hook();
+    return this.registry.metrics();
+  }
+
   /** A gauge whose value is read at each scrape (pool usage, queue depths). A failing read reports no samples. */
   gauge(name: string, help: string, labelNames: readonly string[], read: GaugeReader): void {
     this.registry.removeSingleMetric(name);

@@ -9,7 +9,7 @@ import type { Metrics } from '../core/metrics.js';
 
 export function metricsRoute(m: Metrics): (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply> {
   return async (_req, reply) => {
-    const body = await m.registry.metrics();
+    const body = await m.render();
     return reply.code(200).header('content-type', m.registry.contentType).header('cache-control', 'no-store').send(body);
   };
 }

@@ -9,16 +9,14 @@ import type http from 'node:http';
 import type http2 from 'node:http2';
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
-import { metrics, type Metrics } from '../core/metrics.js';
 import { openRequestRecord, type RequestRecord } from '../core/request-record.js';
 import { accessLineWriter } from './access-line.js';
+import { finishedRequests, type ListenerName } from './finished-requests.js';
 import { ObservedResponse } from './observed-response.js';
 
 type Req = http.IncomingMessage | http2.Http2ServerRequest;
 type Res = http.ServerResponse | http2.Http2ServerResponse;
 type Handler = (req: Req, res: Res) => void;
-
-export type ListenerName = 'api' | 'registry';
 
 export interface ObserveOptions {
   listener: ListenerName;
@@ -64,14 +62,10 @@ interface Marks {
 const socketMarks = new WeakMap<Socket, Marks>();
 
 export function observeRequests(handler: Handler, opts: ObserveOptions): Handler {
-  const log = opts.accessLog ? accessLineWriter(opts.logger) : undefined;
-  const m = metrics();
-  if (!log && !m) return handler;
+  const queue = finishedRequests(opts.accessLog ? accessLineWriter(opts.logger) : undefined);
+  if (!queue) return handler;
   const finished = (req: Req, res: Res, started: number, id: string, record: RequestRecord) => {
     const seconds = (performance.now() - started) / 1000;
-    const status = res.statusCode;
-    const method = METHODS.has(req.method ?? '') ? (req.method as string) : 'OTHER';
-    const route = record.route ?? UNMATCHED_ROUTE;
     let sent: number | undefined;
     let received: number | undefined;
     if ('stream' in req) {
@@ -91,15 +85,15 @@ export function observeRequests(handler: Handler, opts: ObserveOptions): Handler
       marks.read = read;
       marks.written = written;
     }
-    if (m) record_(m, opts.listener, method, route, status, seconds, sent, received);
-    log?.({
+    queue({
       time: Date.now(),
       listener: opts.listener,
-      method,
-      route,
-      status,
-      durationMs: Math.round(seconds * 1e6) / 1000,
-      bytes: sent,
+      method: METHODS.has(req.method ?? '') ? (req.method as string) : 'OTHER',
+      route: record.route ?? UNMATCHED_ROUTE,
+      status: res.statusCode,
+      seconds,
+      sent,
+      received,
       caller: record.caller,
       requestId: id,
     });
@@ -114,25 +108,4 @@ export function observeRequests(handler: Handler, opts: ObserveOptions): Handler
     res.on('close', () => finished(req, res, started, id, record));
     handler(req, res);
   };
-}
-
-// The routes that exchange a credential for a token, by listener, by the name their counter uses.
-const TOKEN_ROUTES: Readonly<Record<ListenerName, ReadonlyMap<string, string>>> = {
-  api: new Map([
-    ['/sts/exchange', 'sts_exchange'],
-    ['/sts/exchange_refresh_token', 'sts_refresh'],
-    ['/sts/login', 'sts_login'],
-  ]),
-  registry: new Map([['/token', 'registry_token']]),
-};
-
-function record_(m: Metrics, listener: ListenerName, method: string, route: string, status: number, seconds: number, sent?: number, received?: number) {
-  const labels = { listener, method, route, status: String(status) };
-  m.httpDuration.observe(labels, seconds);
-  const endpoint = TOKEN_ROUTES[listener].get(route);
-  if (endpoint) m.tokenExchanges.inc({ endpoint, outcome: status < 400 ? 'issued' : status < 500 ? 'refused' : 'error' });
-  if (listener === 'registry') {
-    if (sent) m.registrySent.inc(sent);
-    if (received) m.registryReceived.inc(received);
-  }
 }
