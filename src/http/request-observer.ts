@@ -1,9 +1,10 @@
 // Wraps a listener's request handler: gives each request its id (a valid
 // X-Request-Id from the client, else a new UUID), returns it in the answer,
 // opens its record (src/core/request-record.ts) and, when the answer is
-// finished (or the connection closed first), counts it in the metrics and writes its access log
-// line. Never logs a header value other than the request id: no token, no
-// query string (it may carry secrets), only the route template.
+// finished (or the connection closed first), queues what it measured for the
+// metrics and the access log (finished-requests.ts). Never logs a header value
+// other than the request id: no token, no query string (it may carry secrets),
+// only the route template.
 import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
 import type http2 from 'node:http2';
