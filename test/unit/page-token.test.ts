@@ -1,7 +1,7 @@
 // Page tokens: authenticated, bound to their query, and expired after 3 days
 // (an expired token makes the list restart from the first page, silently).
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { PAGE_TOKEN_TTL_MS, PageTokens } from '../../src/list/page-token.js';
 
@@ -28,6 +28,16 @@ describe('page tokens', () => {
     assert.equal(tokens.check('abc.def', 'q1').kind, 'invalid');
     assert.equal(tokens.check('x'.repeat(5000), 'q1').kind, 'invalid');
     assert.equal(new PageTokens(randomBytes(32), () => now).check(t, 'q1').kind, 'invalid');
+  });
+
+  it('accepts a token of the HMAC form earlier releases issued, and no other MAC', () => {
+    const [body, mac] = tokens.issue('q1', cursor).split('.');
+    const legacy = createHmac('sha256', key).update(body).digest().subarray(0, 16).toString('base64url');
+    assert.notEqual(legacy, mac);
+    assert.deepEqual(tokens.check(`${body}.${legacy}`, 'q1'), { kind: 'cursor', cursor });
+    const otherKey = createHmac('sha256', randomBytes(32)).update(body).digest().subarray(0, 16).toString('base64url');
+    assert.equal(tokens.check(`${body}.${otherKey}`, 'q1').kind, 'invalid');
+    assert.equal(tokens.check(`${body}.${mac.slice(0, -1)}`, 'q1').kind, 'invalid');
   });
 
   it('expires after 3 days', () => {
