@@ -10,6 +10,7 @@
 import { SelectQueryNode, type Compilable, type CompiledQuery, type Insertable, type Kysely } from 'kysely';
 import type { Database } from './database.js';
 import { directReadsOf } from './direct-reads.js';
+import { pooledReadsOf } from './pooled-reads.js';
 import { setRecent } from '../core/recent-map.js';
 
 interface Entry {
@@ -91,8 +92,12 @@ export async function runCompiled<R>(
   }
   const { compiled, slots } = entry;
   const parameters = slots.map((s, i) => (s < 0 ? compiled.parameters[i] : values[s]));
-  const direct = entry.select ? directReadsOf(db) : undefined;
-  if (direct) return direct.read<R>(compiled.sql, parameters);
+  if (entry.select) {
+    const direct = directReadsOf(db);
+    if (direct) return direct.read<R>(compiled.sql, parameters);
+    const pooled = pooledReadsOf(db);
+    if (pooled) return pooled.read<R>(compiled.sql, parameters);
+  }
   const result = await db.executeQuery<R>({ ...compiled, parameters });
   return result.rows;
 }

@@ -38,22 +38,28 @@ export function queryLog(): ((event: LogEvent) => void) | undefined {
   };
 }
 
-/** `read` timed as a select when metrics are on; `read` itself otherwise. */
-export function measuredRead<F extends (sql: string, parameters: readonly unknown[]) => unknown[]>(read: F): F {
+/** `read` (synchronous or not) timed as a select when metrics are on; `read` itself otherwise. */
+export function measuredRead<F extends (sql: string, parameters: readonly unknown[]) => unknown[] | Promise<unknown[]>>(read: F): F {
   const m = metrics();
   if (!m) return read;
   const ok = m.dbDuration.bound({ operation: 'select', outcome: 'ok' });
   const error = m.dbDuration.bound({ operation: 'select', outcome: 'error' });
   return ((sql: string, parameters: readonly unknown[]) => {
     const started = performance.now();
-    try {
-      const rows = read(sql, parameters);
+    const succeeded = <T>(rows: T): T => {
       ok((performance.now() - started) / 1000);
       return rows;
-    } catch (err) {
+    };
+    const failed = (err: unknown): never => {
       error((performance.now() - started) / 1000);
       m.dbErrors.inc({ operation: 'select' });
       throw err;
+    };
+    try {
+      const rows = read(sql, parameters);
+      return rows instanceof Promise ? rows.then(succeeded, failed) : succeeded(rows);
+    } catch (err) {
+      return failed(err);
     }
   }) as F;
 }

@@ -3,13 +3,14 @@
 // (db-capabilities.ts); nothing outside this folder asks which one it is.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Kysely, sql } from 'kysely';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import type { Database } from './database.js';
 import { connectionProblem } from './connection-problem.js';
 import { migrate } from './migrate.js';
 import { resilientPool } from './postgres-pool.js';
+import { PooledPostgresDialect } from './pooled-reads.js';
 import { PreparedStatementNames } from './postgres-prepared.js';
 import { ensurePrivateFile, narrowIfPresent } from './private-files.js';
 import { SqliteFileDialect } from './sqlite-driver.js';
@@ -65,7 +66,7 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
     });
     const onLost = (err: Error) => opts.logger?.warn({ err: { message: err.message, code: (err as { code?: string }).code } }, 'database connection lost');
     prepared = new PreparedStatementNames();
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: resilientPool(pool, onLost, prepared) }), log: queryLog() });
+    const db = new Kysely<Database>({ dialect: new PooledPostgresDialect(resilientPool(pool, onLost, prepared)), log: queryLog() });
     publishPoolUsage(() => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }));
     store = { db, caps: POSTGRES, close: () => db.destroy() };
   } else if (opts.databaseUrl) {
