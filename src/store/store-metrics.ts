@@ -44,23 +44,31 @@ export function measuredRead<F extends (sql: string, parameters: readonly unknow
   if (!m) return read;
   const ok = m.dbDuration.bound({ operation: 'select', outcome: 'ok' });
   const error = m.dbDuration.bound({ operation: 'select', outcome: 'error' });
+  const failed = (started: number, err: unknown): never => {
+    error((performance.now() - started) / 1000);
+    m.dbErrors.inc({ operation: 'select' });
+    throw err;
+  };
   return ((sql: string, parameters: readonly unknown[]) => {
     const started = performance.now();
-    const succeeded = <T>(rows: T): T => {
-      ok((performance.now() - started) / 1000);
-      return rows;
-    };
-    const failed = (err: unknown): never => {
-      error((performance.now() - started) / 1000);
-      m.dbErrors.inc({ operation: 'select' });
-      throw err;
-    };
+    let rows: unknown[] | Promise<unknown[]>;
     try {
-      const rows = read(sql, parameters);
-      return rows instanceof Promise ? rows.then(succeeded, failed) : succeeded(rows);
+      rows = read(sql, parameters);
     } catch (err) {
-      return failed(err);
+      return failed(started, err);
     }
+    // A synchronous read (SQLite's, on every GET) makes no closure.
+    if (rows instanceof Promise) {
+      return rows.then(
+        (r) => {
+          ok((performance.now() - started) / 1000);
+          return r;
+        },
+        (err: unknown) => failed(started, err),
+      );
+    }
+    ok((performance.now() - started) / 1000);
+    return rows;
   }) as F;
 }
 
