@@ -17,15 +17,21 @@ function isDirect(adapter: object): adapter is { directReads(): DirectReads | un
 }
 
 /**
- * The direct reads of `db` when it is the database itself (not a transaction:
- * those run on the writer and must see their own writes) and has no plugins
- * (whose result transforms the executor applies).
+ * The adapter of `db` when a read may skip its executor: `db` is the database
+ * itself (not a transaction, whose reads run on its own connection and must
+ * see its own writes) and has no plugins (whose result transforms the
+ * executor applies). Direct reads here and pooled reads (pooled-reads.ts) ask it.
  */
 // biome-ignore lint/suspicious/noExplicitAny: any schema
-export function directReadsOf(db: Kysely<any>): DirectReads | undefined {
+export function executorFreeAdapter(db: Kysely<any>): object | undefined {
   if (db.isTransaction) return undefined;
   const executor = db.getExecutor();
-  if (executor.plugins.length > 0) return undefined;
-  const adapter = executor.adapter;
-  return isDirect(adapter) ? adapter.directReads() : undefined;
+  return executor.plugins.length > 0 ? undefined : executor.adapter;
+}
+
+/** The direct reads of `db` (SQLite's reader connection) when a read may skip its executor. */
+// biome-ignore lint/suspicious/noExplicitAny: any schema
+export function directReadsOf(db: Kysely<any>): DirectReads | undefined {
+  const adapter = executorFreeAdapter(db);
+  return adapter && isDirect(adapter) ? adapter.directReads() : undefined;
 }
