@@ -5,31 +5,39 @@
 // explicit-presence and oneof fields left out, int64 as strings, enum names,
 // timestamps with exactly three fractional digits, INPUT_ONLY fields never
 // echoed. Well-known types other than Timestamp go through protobuf-es.
-import type { DescField, DescMessage, JsonObject, JsonValue, Message } from '@bufbuild/protobuf';
-import { getOption, hasOption, ScalarType, toJson } from '@bufbuild/protobuf';
+// Takes messages or their plain init objects alike (absent fields read as zero).
+//
+// Each message type's writer is one generated function (new Function) that
+// builds its object as a literal with constant property names: a loop of
+// per-field closures storing by computed key shared its load, store and call
+// sites across every message type, which made them megamorphic. The generated
+// code is ours, from the descriptors; every name in it goes through JSON.stringify.
+import type { DescField, DescMessage, JsonObject, JsonValue, Message, MessageInitShape } from '@bufbuild/protobuf';
+import { create, getOption, hasOption, ScalarType, toJson } from '@bufbuild/protobuf';
 import { FeatureSet_FieldPresence, type Timestamp } from '@bufbuild/protobuf/wkt';
 import { field_behavior, FieldBehavior } from '../gen/google/api/field_behavior_pb.js';
 import { timestampText } from './clock.js';
 
 type Writer = (msg: Record<string, unknown>) => JsonObject;
+type ValueWriter = (v: unknown) => JsonValue;
 const writers = new WeakMap<DescMessage, Writer>();
 
 const INT64 = new Set([ScalarType.INT64, ScalarType.UINT64, ScalarType.SINT64, ScalarType.FIXED64, ScalarType.SFIXED64]);
 
-function scalarJson(type: ScalarType, v: unknown): JsonValue {
-  if (INT64.has(type)) return String(v);
-  if (type === ScalarType.BYTES) return Buffer.from(v as Uint8Array).toString('base64');
-  if ((type === ScalarType.FLOAT || type === ScalarType.DOUBLE) && !Number.isFinite(v as number)) {
-    return Number.isNaN(v) ? 'NaN' : (v as number) > 0 ? 'Infinity' : '-Infinity';
-  }
-  return v as JsonValue;
+function floatJson(v: unknown): JsonValue {
+  if (Number.isFinite(v)) return v as number;
+  return Number.isNaN(v) ? 'NaN' : (v as number) > 0 ? 'Infinity' : '-Infinity';
 }
 
-function valueWriter(f: DescField): (v: unknown) => JsonValue {
+/** How a value of the field's element kind becomes JSON; undefined when it is its own JSON (strings, bools, 32-bit integers). */
+function valueWriter(f: DescField): ValueWriter | undefined {
   const kind = f.fieldKind === 'list' ? f.listKind : f.fieldKind === 'map' ? f.mapKind : f.fieldKind;
   if (kind === 'scalar') {
     const t = f.scalar as ScalarType;
-    return (v) => scalarJson(t, v);
+    if (INT64.has(t)) return String;
+    if (t === ScalarType.BYTES) return (v) => Buffer.from(v as Uint8Array).toString('base64');
+    if (t === ScalarType.FLOAT || t === ScalarType.DOUBLE) return floatJson;
+    return undefined;
   }
   if (kind === 'enum') {
     const names = new Map(f.enum!.values.map((e) => [e.number, e.name]));
@@ -37,8 +45,12 @@ function valueWriter(f: DescField): (v: unknown) => JsonValue {
   }
   const m = f.message!;
   if (m.typeName === 'google.protobuf.Timestamp') return (v) => timestampText(v as Timestamp);
-  if (m.typeName.startsWith('google.protobuf.')) return (v) => toJson(m, v as Message);
-  return (v) => writerFor(m)(v as Record<string, unknown>);
+  if (m.typeName.startsWith('google.protobuf.')) return (v) => toJson(m, create(m, v as never));
+  let w: Writer | undefined; // resolved at first use: types may be recursive
+  return (v) => {
+    w ??= writerFor(m);
+    return w(v as Record<string, unknown>);
+  };
 }
 
 /** The zero value of an implicit-presence singular field (for plain-object results). */
@@ -52,50 +64,55 @@ function zeroOf(f: DescField): unknown {
 }
 
 function writerFor(desc: DescMessage): Writer {
-  const existing = writers.get(desc);
-  if (existing) return existing;
-  const steps: Array<(msg: Record<string, unknown>, out: JsonObject) => void> = [];
-  const writer: Writer = (msg) => {
-    const out: JsonObject = {};
-    for (const step of steps) step(msg, out);
-    return out;
-  };
-  writers.set(desc, writer); // before compiling fields: types may be recursive
-  for (const f of desc.fields) {
-    if (hasOption(f, field_behavior) && getOption(f, field_behavior).includes(FieldBehavior.INPUT_ONLY)) continue;
-    const write = valueWriter(f);
-    const key = f.jsonName;
-    if (f.oneof) {
-      const oneof = f.oneof.localName;
-      steps.push((msg, out) => {
-        const o = msg[oneof] as { case?: string; value?: unknown } | undefined;
-        if (o?.case === f.localName) out[key] = write(o.value);
-      });
-    } else if (f.fieldKind === 'list') {
-      steps.push((msg, out) => {
-        out[key] = ((msg[f.localName] as unknown[]) ?? []).map(write);
-      });
-    } else if (f.fieldKind === 'map') {
-      steps.push((msg, out) => {
-        const m: JsonObject = {};
-        for (const [k, v] of Object.entries((msg[f.localName] as Record<string, unknown>) ?? {})) m[k] = write(v);
-        out[key] = m;
-      });
-    } else if (f.fieldKind === 'message' || f.presence === FeatureSet_FieldPresence.EXPLICIT) {
-      steps.push((msg, out) => {
-        const v = msg[f.localName];
-        if (v !== undefined && v !== null) out[key] = write(v);
-      });
-    } else {
-      const zero = zeroOf(f);
-      steps.push((msg, out) => {
-        out[key] = write(msg[f.localName] ?? zero);
-      });
-    }
+  let writer = writers.get(desc);
+  if (!writer) {
+    writer = compileWriter(desc);
+    writers.set(desc, writer);
   }
   return writer;
 }
 
-export function messageToJson(desc: DescMessage, msg: Message): JsonObject {
+function compileWriter(desc: DescMessage): Writer {
+  const helpers: unknown[] = [];
+  const helper = (value: unknown) => `h[${helpers.push(value) - 1}]`;
+  // Fields keep their declaration order: the literal holds the leading
+  // unconditional ones, statements (in order) the rest from the first conditional one on.
+  const literal: string[] = [];
+  const statements: string[] = [];
+  const always = (key: string, expr: string) => (statements.length === 0 ? literal.push(`${key}: ${expr}`) : statements.push(`out[${key}] = ${expr};`));
+  for (const f of desc.fields) {
+    if (hasOption(f, field_behavior) && getOption(f, field_behavior).includes(FieldBehavior.INPUT_ONLY)) continue;
+    const vw = valueWriter(f);
+    const write = vw ? helper(vw) : undefined;
+    const apply = (expr: string) => (write ? `${write}(${expr})` : expr);
+    const key = JSON.stringify(f.jsonName);
+    const field = `msg[${JSON.stringify(f.localName)}]`;
+    if (f.oneof) {
+      const o = `msg[${JSON.stringify(f.oneof.localName)}]`;
+      statements.push(`if (${o} != null && ${o}.case === ${JSON.stringify(f.localName)}) out[${key}] = ${apply(`${o}.value`)};`);
+    } else if (f.fieldKind === 'list') {
+      always(key, write ? `(${field} ?? []).map(${write})` : `(${field} ?? []).slice()`);
+    } else if (f.fieldKind === 'map') {
+      always(key, `${helper(mapWriter(vw))}(${field})`);
+    } else if (f.fieldKind === 'message' || f.presence === FeatureSet_FieldPresence.EXPLICIT) {
+      statements.push(`if (${field} != null) out[${key}] = ${apply(field)};`);
+    } else {
+      always(key, apply(`(${field} ?? ${helper(zeroOf(f))})`));
+    }
+  }
+  const body = `return function write(msg) { const out = { ${literal.join(', ')} }; ${statements.join(' ')} return out; };`;
+  return new Function('h', body)(helpers) as Writer;
+}
+
+function mapWriter(write: ValueWriter | undefined): (v: unknown) => JsonObject {
+  return (v) => {
+    const m: JsonObject = {};
+    for (const [k, e] of Object.entries((v as Record<string, unknown>) ?? {})) m[k] = write ? write(e) : (e as JsonValue);
+    return m;
+  };
+}
+
+/** Proto3 JSON of a message of `desc`, or of its init object (no need to create() it first). */
+export function messageToJson<D extends DescMessage>(desc: D, msg: Message | MessageInitShape<D>): JsonObject {
   return writerFor(desc)(msg as unknown as Record<string, unknown>);
 }

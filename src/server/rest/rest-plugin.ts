@@ -3,7 +3,6 @@
 // implementation the gRPC and Connect handlers call.
 import type { StorageHealth } from '../../runtime/storage-health.js';
 import type { DescMethod, DescService, Message } from '@bufbuild/protobuf';
-import { create } from '@bufbuild/protobuf';
 import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
@@ -12,6 +11,7 @@ import { errorResponse } from '../error-body.js';
 import { normalizeError } from '../normalize-error.js';
 import { messageToJson } from '../../core/json-writer.js';
 import { restContext } from './rest-context.js';
+import { requestTarget } from './request-target.js';
 import { buildRequest, parseJsonBody } from './request-message.js';
 import { RouteTable, splitPath, type RestRoute } from './route-table.js';
 import { badBody, methodNotAllowed, routeNotFound } from '../errors.js';
@@ -75,7 +75,7 @@ export async function restPlugin(app: FastifyInstance, opts: RestOptions): Promi
   });
 
   const handle = async (request: FastifyRequest, reply: FastifyReply) => {
-    const url = new URL(request.url, 'http://berth.invalid');
+    const url = requestTarget(request.url);
     const found = table.match(request.method, url.pathname);
     const domain = found ? errorDomainOf(found.route.service) : errorDomainOfPath(url.pathname);
     const record = requestRecordOf(request.raw);
@@ -114,7 +114,7 @@ export async function restPlugin(app: FastifyInstance, opts: RestOptions): Promi
     }
     const ctx = restContext(route.service, route.method, request.method, request.url, headers, request.ip, record);
     const result = await impl(message, ctx);
-    return messageToJson(route.method.output, create(route.method.output, result as never));
+    return messageToJson(route.method.output, result as never);
   }
 
   for (const prefix of table.prefixes()) {
