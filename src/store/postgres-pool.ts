@@ -11,9 +11,10 @@
 //   and the guard answers UNAVAILABLE.
 // - A ROLLBACK on a dead connection succeeds trivially: the server already
 //   discarded the transaction, and the caller's own error is the one to keep.
-import pg from 'pg';
+import type pg from 'pg';
 import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import { isDatabaseUnavailable } from './database-unavailable.js';
+import { submit } from './pg-statement.js';
 import { isStalePreparedStatement, type PreparedStatementNames } from './postgres-prepared.js';
 
 export type ConnectionErrorLog = (err: Error) => void;
@@ -49,20 +50,6 @@ export function resilientPool(pool: pg.Pool, log: ConnectionErrorLog, prepared: 
     connect: async () => new ResilientClient(await connect(), connect, prepared) as unknown as PostgresPoolClient,
     end: () => pool.end(),
   };
-}
-
-// A statement handed to pg as a Query of our own with its callback, not
-// through client.query's promise: in a running server V8 allocated the
-// callback that promise's executor makes straight into the old generation
-// (V8's allocation-site pretenuring: --no-allocation-site-pretenuring made
-// the promotion below go away), and from there it kept every answered
-// statement, its rows and their strings alive until the next full collection.
-// Under a list load 8 MB were promoted per scavenge; with this, 0.2 MB, and a
-// list costs 10 % less CPU (docs/performance.md).
-function submit(client: pg.PoolClient, config: pg.QueryConfig): Promise<pg.QueryResult> {
-  return new Promise((resolve, reject) => {
-    client.query(new pg.Query(config, (err: Error | undefined, result: unknown) => (err ? reject(err) : resolve(result as pg.QueryResult))));
-  });
 }
 
 // Kysely calls query(sql, parameters) only: its cursor overload (streaming)
@@ -106,7 +93,7 @@ class ResilientClient {
       if (!this.client) throw new Error('Client was closed and is not queryable');
       const name = this.prepared.nameOf(sql);
       const values = [...parameters];
-      const result = (await submit(this.client, name === undefined ? { text: sql, values } : { name, text: sql, values })) as PostgresQueryResult<R>;
+      const result = (await submit(this.client, sql, values, name)) as PostgresQueryResult<R>;
       if (kind === 'begin') this.inTransaction = true;
       else if (kind === 'commit' || kind === 'rollback') this.inTransaction = false;
       return result;
