@@ -7,6 +7,7 @@ import { capabilitiesOf } from './db-capabilities.js';
 import { compiledQuery, runCompiled } from './compiled-queries.js';
 import type { Database } from './database.js';
 import { directReadsOf, type DirectReads } from './direct-reads.js';
+import { pooledReadsOf } from './pooled-reads.js';
 import { SharedReads } from './shared-reads.js';
 
 const TABLE_VERSIONS = compiledQuery('table versions');
@@ -32,9 +33,10 @@ const lastSums = new WeakMap<object, { snapshot: string; versions: TableVersions
 
 async function querySnapshotGatedVersions(db: Kysely<Database>, gated: string): Promise<TableVersions> {
   const last = lastSums.get(db);
-  const { rows } = await db.executeQuery<{ snapshot: string; table_name: string | null; version: string | null }>(
-    CompiledQuery.raw(gated, [last?.snapshot ?? '']),
-  );
+  type Row = { snapshot: string; table_name: string | null; version: string | null };
+  const parameters = [last?.snapshot ?? ''];
+  const pooled = pooledReadsOf(db);
+  const rows = pooled ? await pooled.read<Row>(gated, parameters) : (await db.executeQuery<Row>(CompiledQuery.raw(gated, parameters))).rows;
   const snapshot = rows[0].snapshot;
   if (last && snapshot === last.snapshot) return last.versions;
   const versions = new Map(rows.filter((r) => r.table_name !== null).map((r) => [r.table_name as string, String(r.version)]));
