@@ -1,9 +1,15 @@
 import type { DescService } from '@bufbuild/protobuf';
 
+const domains = new WeakMap<DescService, string>(); // asked on every request
+
 /** "berth.iam.v2.GroupsService" → "iam.berth.dev" (the ErrorInfo domain). */
 export function errorDomainOf(service: DescService): string {
-  const parts = service.typeName.split('.');
-  return `${parts[1] ?? 'api'}.berth.dev`;
+  let domain = domains.get(service);
+  if (domain === undefined) {
+    domain = `${service.typeName.split('.')[1] ?? 'api'}.berth.dev`;
+    domains.set(service, domain);
+  }
+  return domain;
 }
 
 /** The domain of a request path that matched no route: "/iam/v2/x" → "iam.berth.dev". */

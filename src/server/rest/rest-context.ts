@@ -8,6 +8,67 @@ import { createContextValues, type HandlerContext } from '@connectrpc/connect';
 import { remoteAddressKey } from '../../core/remote-address.js';
 import { requestRecordKey, type RequestRecord } from '../../core/request-record.js';
 
+/**
+ * The few request headers REST forwards, as a Headers: `get` and `has` read the
+ * plain record (what the guard asks, for `authorization`); anything else builds
+ * the undici Headers first, whose construction was a visible share of a GET.
+ */
+class ForwardedHeaders {
+  #full: Headers | undefined;
+
+  constructor(private readonly raw: Record<string, string>) {}
+
+  private full(): Headers {
+    this.#full ??= new Headers(this.raw);
+    return this.#full;
+  }
+
+  get(name: string): string | null {
+    if (this.#full) return this.#full.get(name);
+    return Object.hasOwn(this.raw, name.toLowerCase()) ? this.raw[name.toLowerCase()] : null;
+  }
+
+  has(name: string): boolean {
+    return this.#full ? this.#full.has(name) : Object.hasOwn(this.raw, name.toLowerCase());
+  }
+
+  append(name: string, value: string): void {
+    this.full().append(name, value);
+  }
+
+  delete(name: string): void {
+    this.full().delete(name);
+  }
+
+  set(name: string, value: string): void {
+    this.full().set(name, value);
+  }
+
+  getSetCookie(): string[] {
+    return this.full().getSetCookie();
+  }
+
+  forEach(callback: (value: string, key: string, parent: Headers) => void, thisArg?: unknown): void {
+    this.full().forEach(callback, thisArg);
+  }
+
+  entries(): ReturnType<Headers['entries']> {
+    return this.full().entries();
+  }
+
+  keys(): ReturnType<Headers['keys']> {
+    return this.full().keys();
+  }
+
+  values(): ReturnType<Headers['values']> {
+    return this.full().values();
+  }
+
+  [Symbol.iterator](): ReturnType<Headers['entries']> {
+    return this.full()[Symbol.iterator]();
+  }
+}
+
 export function restContext(
   service: DescService,
   method: DescMethod,
@@ -26,7 +87,7 @@ export function restContext(
     protocolName: 'rest',
     requestMethod,
     url,
-    requestHeader: new Headers(requestHeader),
+    requestHeader: new ForwardedHeaders(requestHeader) as unknown as Headers,
     timeoutMs: () => undefined,
     values: createContextValues().set(remoteAddressKey, remoteAddress).set(requestRecordKey, record),
     get signal() {
