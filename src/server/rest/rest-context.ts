@@ -4,7 +4,7 @@
 // deadline, so the signal and the response headers (which REST does not send)
 // are made only if an implementation asks for them.
 import type { DescMethod, DescService } from '@bufbuild/protobuf';
-import { createContextValues, type HandlerContext } from '@connectrpc/connect';
+import { createContextValues, type ContextValues, type HandlerContext } from '@connectrpc/connect';
 import { remoteAddressKey } from '../../core/remote-address.js';
 import { requestRecordKey, type RequestRecord } from '../../core/request-record.js';
 
@@ -69,6 +69,49 @@ class ForwardedHeaders {
   }
 }
 
+// A class, not an object literal: a literal's getters are new closures and
+// accessor pairs on every call.
+class RestContext {
+  readonly protocolName = 'rest';
+  readonly requestHeader: Headers;
+  readonly values: ContextValues;
+  #controller: AbortController | undefined;
+  #responseHeader: Headers | undefined;
+  #responseTrailer: Headers | undefined;
+
+  constructor(
+    readonly service: DescService,
+    readonly method: DescMethod,
+    readonly requestMethod: string,
+    readonly url: string,
+    requestHeader: Record<string, string>,
+    remoteAddress: string,
+    record: RequestRecord | undefined,
+  ) {
+    this.requestHeader = new ForwardedHeaders(requestHeader) as unknown as Headers;
+    this.values = createContextValues().set(remoteAddressKey, remoteAddress).set(requestRecordKey, record);
+  }
+
+  timeoutMs(): undefined {
+    return undefined;
+  }
+
+  get signal(): AbortSignal {
+    this.#controller ??= new AbortController();
+    return this.#controller.signal;
+  }
+
+  get responseHeader(): Headers {
+    this.#responseHeader ??= new Headers();
+    return this.#responseHeader;
+  }
+
+  get responseTrailer(): Headers {
+    this.#responseTrailer ??= new Headers();
+    return this.#responseTrailer;
+  }
+}
+
 export function restContext(
   service: DescService,
   method: DescMethod,
@@ -78,29 +121,5 @@ export function restContext(
   remoteAddress = '',
   record?: RequestRecord,
 ): HandlerContext {
-  let controller: AbortController | undefined;
-  let responseHeader: Headers | undefined;
-  let responseTrailer: Headers | undefined;
-  return {
-    service,
-    method,
-    protocolName: 'rest',
-    requestMethod,
-    url,
-    requestHeader: new ForwardedHeaders(requestHeader) as unknown as Headers,
-    timeoutMs: () => undefined,
-    values: createContextValues().set(remoteAddressKey, remoteAddress).set(requestRecordKey, record),
-    get signal() {
-      controller ??= new AbortController();
-      return controller.signal;
-    },
-    get responseHeader() {
-      responseHeader ??= new Headers();
-      return responseHeader;
-    },
-    get responseTrailer() {
-      responseTrailer ??= new Headers();
-      return responseTrailer;
-    },
-  };
+  return new RestContext(service, method, requestMethod, url, requestHeader, remoteAddress, record) as unknown as HandlerContext;
 }
