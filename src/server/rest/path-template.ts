@@ -9,6 +9,8 @@ export type TemplatePart = { literal: string } | { fieldPath: string; multi: boo
 export interface PathTemplate {
   parts: TemplatePart[];
   verb?: string;
+  /** The index of the "**" part, or -1. */
+  star: number;
 }
 
 export function parseTemplate(template: string): PathTemplate {
@@ -34,7 +36,7 @@ export function parseTemplate(template: string): PathTemplate {
     if (pattern === '**' && parts.some((p) => 'multi' in p && p.multi)) throw new Error(`template ${template}: at most one ** variable`);
     parts.push({ fieldPath: m[1], multi: pattern === '**' });
   }
-  return { parts, verb };
+  return { parts, verb, star: parts.findIndex((p) => 'multi' in p && p.multi) };
 }
 
 /** The literal segments a template starts with ("/iam/v2/…" → ["iam", "v2"]). */
@@ -76,7 +78,7 @@ function rank(t: PathTemplate): number {
  */
 export function matchTemplate(t: PathTemplate, segments: string[], verb: string | undefined): Record<string, string> | undefined {
   if (t.verb !== verb) return undefined;
-  const star = t.parts.findIndex((p) => 'multi' in p && p.multi);
+  const star = t.star;
   if (star < 0 ? segments.length !== t.parts.length : segments.length < t.parts.length) return undefined;
   const out: Record<string, string> = {};
   const before = star < 0 ? t.parts.length : star;

@@ -30,8 +30,15 @@ function bindingsOf(rule: HttpRule): Array<{ httpMethod: string; path: string; b
   return out;
 }
 
+/** The key of a bucket of routes: the method and the first two path segments ("GET registry/v2"). */
+const bucketKey = (httpMethod: string, first: string | undefined, second: string | undefined) => `${httpMethod} ${first}/${second}`;
+
 export class RouteTable {
   private readonly byMethod = new Map<string, RestRoute[]>();
+  // A request is matched only against the routes that can take its first two
+  // segments (every binding of the contract starts with two literals), plus any
+  // that do not start with two literals, in the same order of specificity.
+  private readonly buckets = new Map<string, RestRoute[]>();
   /** Every route, in the order of the services, their methods and bindings (the OpenAPI document's order). */
   readonly routes: readonly RestRoute[] = [];
 
@@ -49,6 +56,16 @@ export class RouteTable {
       }
     }
     for (const list of this.byMethod.values()) list.sort((a, b) => compareSpecificity(a.template, b.template));
+    for (const [m, list] of this.byMethod) {
+      const wild = list.filter((r) => leadingLiterals(r.template).length < 2);
+      this.buckets.set(`${m} *`, wild);
+      for (const r of list) {
+        const lead = leadingLiterals(r.template);
+        if (lead.length < 2) continue;
+        const key = bucketKey(m, lead[0], lead[1]);
+        if (!this.buckets.has(key)) this.buckets.set(key, list.filter((x) => x === r || wild.includes(x) || sameLead(x, lead)));
+      }
+    }
   }
 
   /** Literal path prefixes ("/iam/v2") the table serves, for registering handlers. */
@@ -67,12 +84,18 @@ export class RouteTable {
   /** The most specific route for the request, with its path variables by field path. */
   match(httpMethod: string, pathname: string): { route: RestRoute; variables: Record<string, string> } | undefined {
     const { segments, verb } = splitPath(pathname);
-    for (const route of this.byMethod.get(httpMethod) ?? []) {
+    const candidates = this.buckets.get(bucketKey(httpMethod, segments[0], segments[1])) ?? this.buckets.get(`${httpMethod} *`) ?? [];
+    for (const route of candidates) {
       const variables = matchTemplate(route.template, segments, verb);
       if (variables !== undefined) return { route, variables };
     }
     return undefined;
   }
+}
+
+function sameLead(r: RestRoute, lead: string[]): boolean {
+  const l = leadingLiterals(r.template);
+  return l.length >= 2 && l[0] === lead[0] && l[1] === lead[1];
 }
 
 /** The alias a v2 route is also served under ("/iam/v2/…" → "/iam/v2beta1/…"); undefined for other versions. */
