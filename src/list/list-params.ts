@@ -1,5 +1,6 @@
 // The list parameters every v2 List shares: page_size, order_by, skip.
 import { hash } from 'node:crypto';
+import { setRecent } from '../core/recent-map.js';
 import type { FieldViolation } from '../core/api-error.js';
 
 export const DEFAULT_PAGE_SIZE = 50;
@@ -39,7 +40,20 @@ export function parseOrderBy(orderBy: string, sortable: readonly string[], fallb
   return { field, desc: dir === 'desc' };
 }
 
+// The digests of recent query texts: a list asked again (the same query,
+// another page or another caller) is not hashed again. Short texts only, so
+// the cache stays small whatever the filters.
+const recentFingerprints = new Map<string, string>();
+const REMEMBERED_TEXT = 512;
+const REMEMBERED_FINGERPRINTS = 1024;
+
 /** A stable digest of what defines a query (not its page size or skip). One-shot hash: no Hash object per list. */
 export function fingerprint(parts: unknown): string {
-  return hash('sha256', JSON.stringify(parts), 'base64url').slice(0, 22);
+  const text = JSON.stringify(parts);
+  let digest = recentFingerprints.get(text);
+  if (digest === undefined) {
+    digest = hash('sha256', text, 'base64url').slice(0, 22);
+    if (text.length <= REMEMBERED_TEXT) setRecent(recentFingerprints, text, digest, REMEMBERED_FINGERPRINTS);
+  }
+  return digest;
 }
