@@ -63,7 +63,11 @@ export class RouteTable {
         const lead = leadingLiterals(r.template);
         if (lead.length < 2) continue;
         const key = bucketKey(m, lead[0], lead[1]);
-        if (!this.buckets.has(key)) this.buckets.set(key, list.filter((x) => x === r || wild.includes(x) || sameLead(x, lead)));
+        if (!this.buckets.has(key))
+          this.buckets.set(
+            key,
+            list.filter((x) => x === r || wild.includes(x) || sameLead(x, lead)),
+          );
       }
     }
   }
