@@ -7,7 +7,7 @@
 // A compiled query is found by its handle, an object each call site makes
 // once (compiledQuery), never by a name: two call sites whose descriptions
 // happen to match each compile and run their own SQL.
-import { SelectQueryNode, type Compilable, type CompiledQuery, type Insertable, type Kysely } from 'kysely';
+import { CompiledQuery, SelectQueryNode, type Compilable, type Insertable, type Kysely } from 'kysely';
 import type { Database } from './database.js';
 import { directReadsOf } from './direct-reads.js';
 import { pooledReadsOf } from './pooled-reads.js';
@@ -92,14 +92,28 @@ export async function runCompiled<R>(
   }
   const { compiled, slots } = entry;
   const parameters = slots.map((s, i) => (s < 0 ? compiled.parameters[i] : values[s]));
-  if (entry.select) {
-    const direct = directReadsOf(db);
-    if (direct) return direct.read<R>(compiled.sql, parameters);
-    const pooled = pooledReadsOf(db);
-    if (pooled) return pooled.read<R>(compiled.sql, parameters);
-  }
+  if (entry.select) return readRows<R>(db, compiled.sql, parameters, compiled);
   const result = await db.executeQuery<R>({ ...compiled, parameters });
   return result.rows;
+}
+
+/**
+ * Runs a SELECT: outside a transaction straight on SQLite's reader connection
+ * (direct-reads.ts) or a pooled PostgreSQL connection (pooled-reads.ts), else
+ * through Kysely's executor. `compiled` keeps the query node for the executor.
+ */
+export async function readRows<R>(
+  // biome-ignore lint/suspicious/noExplicitAny: any schema
+  db: Kysely<any>,
+  sql: string,
+  parameters: readonly unknown[],
+  compiled: CompiledQuery = CompiledQuery.raw(sql, [...parameters]),
+): Promise<R[]> {
+  const direct = directReadsOf(db);
+  if (direct) return direct.read<R>(sql, parameters);
+  const pooled = pooledReadsOf(db);
+  if (pooled) return pooled.read<R>(sql, parameters);
+  return (await db.executeQuery<R>({ ...compiled, parameters })).rows;
 }
 
 const INSERT = compiledQuery('insert a row');

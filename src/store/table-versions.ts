@@ -2,12 +2,11 @@
 // instance: migration 0002), read in one small query. A request reads them
 // once and every cache it consults (access, list totals) checks against the
 // same snapshot, so a write counts on the very next request, everywhere.
-import { CompiledQuery, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { capabilitiesOf } from './db-capabilities.js';
-import { compiledQuery, runCompiled } from './compiled-queries.js';
+import { compiledQuery, readRows, runCompiled } from './compiled-queries.js';
 import type { Database } from './database.js';
 import { directReadsOf, type DirectReads } from './direct-reads.js';
-import { pooledReadsOf } from './pooled-reads.js';
 import { SharedReads } from './shared-reads.js';
 
 const TABLE_VERSIONS = compiledQuery('table versions');
@@ -35,8 +34,7 @@ async function querySnapshotGatedVersions(db: Kysely<Database>, gated: string): 
   const last = lastSums.get(db);
   type Row = { snapshot: string; table_name: string | null; version: string | null };
   const parameters = [last?.snapshot ?? ''];
-  const pooled = pooledReadsOf(db);
-  const rows = pooled ? await pooled.read<Row>(gated, parameters) : (await db.executeQuery<Row>(CompiledQuery.raw(gated, parameters))).rows;
+  const rows = await readRows<Row>(db, gated, parameters);
   const snapshot = rows[0].snapshot;
   if (last && snapshot === last.snapshot) return last.versions;
   const versions = new Map(rows.filter((r) => r.table_name !== null).map((r) => [r.table_name as string, String(r.version)]));
