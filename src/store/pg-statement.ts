@@ -57,12 +57,8 @@ class RowsResult extends PgResultClass {
 
   addFields(fields: pg.FieldDef[]): void {
     this.fields = fields;
-    const parsers = new Array<Parser>(fields.length);
-    for (let i = 0; i < fields.length; i++) {
-      const format = fields[i].format || 'text';
-      parsers[i] = this._types ? this._types.getTypeParser(fields[i].dataTypeID, format) : pg.types.getTypeParser(fields[i].dataTypeID, format as 'text');
-    }
-    this._parsers = parsers;
+    const types = this._types ?? (pg.types as unknown as NonNullable<PgResult['_types']>); // the client sets its own before any row
+    this._parsers = fields.map((f) => types.getTypeParser(f.dataTypeID, f.format || 'text'));
     this.build = fields.length > 0 ? builderFor(fields) : undefined;
   }
 
