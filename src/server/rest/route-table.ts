@@ -32,6 +32,8 @@ function bindingsOf(rule: HttpRule): Array<{ httpMethod: string; path: string; b
 
 /** The key of a bucket of routes: the method and the first two path segments ("GET registry/v2"). */
 const bucketKey = (httpMethod: string, first: string | undefined, second: string | undefined) => `${httpMethod} ${first}/${second}`;
+/** The bucket of routes that do not start with two literals, which every request may match. */
+const WILD = '*';
 
 export class RouteTable {
   private readonly byMethod = new Map<string, RestRoute[]>();
@@ -57,18 +59,16 @@ export class RouteTable {
     }
     for (const list of this.byMethod.values()) list.sort((a, b) => compareSpecificity(a.template, b.template));
     for (const [m, list] of this.byMethod) {
-      const wild = list.filter((r) => leadingLiterals(r.template).length < 2);
-      this.buckets.set(`${m} *`, wild);
-      for (const r of list) {
+      const keyOf = (r: RestRoute) => {
         const lead = leadingLiterals(r.template);
-        if (lead.length < 2) continue;
-        const key = bucketKey(m, lead[0], lead[1]);
-        if (!this.buckets.has(key))
-          this.buckets.set(
-            key,
-            list.filter((x) => x === r || wild.includes(x) || sameLead(x, lead)),
-          );
-      }
+        return lead.length < 2 ? WILD : bucketKey(m, lead[0], lead[1]);
+      };
+      const keys = new Set(list.map(keyOf));
+      for (const key of keys)
+        this.buckets.set(
+          key === WILD ? `${m} ${WILD}` : key,
+          list.filter((r) => keyOf(r) === key || keyOf(r) === WILD),
+        );
     }
   }
 
@@ -88,18 +88,13 @@ export class RouteTable {
   /** The most specific route for the request, with its path variables by field path. */
   match(httpMethod: string, pathname: string): { route: RestRoute; variables: Record<string, string> } | undefined {
     const { segments, verb } = splitPath(pathname);
-    const candidates = this.buckets.get(bucketKey(httpMethod, segments[0], segments[1])) ?? this.buckets.get(`${httpMethod} *`) ?? [];
+    const candidates = this.buckets.get(bucketKey(httpMethod, segments[0], segments[1])) ?? this.buckets.get(`${httpMethod} ${WILD}`) ?? [];
     for (const route of candidates) {
       const variables = matchTemplate(route.template, segments, verb);
       if (variables !== undefined) return { route, variables };
     }
     return undefined;
   }
-}
-
-function sameLead(r: RestRoute, lead: string[]): boolean {
-  const l = leadingLiterals(r.template);
-  return l.length >= 2 && l[0] === lead[0] && l[1] === lead[1];
 }
 
 /** The alias a v2 route is also served under ("/iam/v2/…" → "/iam/v2beta1/…"); undefined for other versions. */
