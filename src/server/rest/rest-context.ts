@@ -25,11 +25,12 @@ class ForwardedHeaders {
 
   get(name: string): string | null {
     if (this.#full) return this.#full.get(name);
-    return Object.hasOwn(this.raw, name.toLowerCase()) ? this.raw[name.toLowerCase()] : null;
+    const key = name.toLowerCase();
+    return Object.hasOwn(this.raw, key) ? this.raw[key] : null;
   }
 
   has(name: string): boolean {
-    return this.#full ? this.#full.has(name) : Object.hasOwn(this.raw, name.toLowerCase());
+    return this.get(name) !== null;
   }
 
   append(name: string, value: string): void {
@@ -71,7 +72,7 @@ class ForwardedHeaders {
 
 // A class, not an object literal: a literal's getters are new closures and
 // accessor pairs on every call.
-class RestContext {
+class RestContext implements HandlerContext {
   readonly protocolName = 'rest';
   readonly requestHeader: Headers;
   readonly values: ContextValues;
@@ -121,5 +122,5 @@ export function restContext(
   remoteAddress = '',
   record?: RequestRecord,
 ): HandlerContext {
-  return new RestContext(service, method, requestMethod, url, requestHeader, remoteAddress, record) as unknown as HandlerContext;
+  return new RestContext(service, method, requestMethod, url, requestHeader, remoteAddress, record);
 }
