@@ -89,21 +89,16 @@ async function appendBody(
  * blob is stored that is not.
  */
 async function commitUpload(ctx: RegistryContext, origin: AccessOrigin, repoUid: string, id: string, digest: Digest): Promise<void> {
-  let size: number;
   try {
-    size = (await ctx.blobs.commit(id, digest)).size;
-  } catch (err) {
-    if (err instanceof DigestMismatchError) throw new OciError('DIGEST_INVALID', undefined, { digest: digest.text });
-    if (err instanceof UploadNotFoundError) throw new OciError('BLOB_UPLOAD_UNKNOWN', undefined, { id });
-    throw err;
-  }
-  try {
+    const { size } = await ctx.blobs.commit(id, digest);
     await transact(ctx.runtime.store, async (tx) => {
       await linkCommittedBlob(tx, ctx.blobs, repoUid, digest, size);
       await forgetUpload(tx, id);
       await emitEvent(tx, pushEvent(origin, { repoUid, digest: digest.text, type: 'blob' }));
     });
   } catch (err) {
+    if (err instanceof DigestMismatchError) throw new OciError('DIGEST_INVALID', undefined, { digest: digest.text });
+    if (err instanceof UploadNotFoundError) throw new OciError('BLOB_UPLOAD_UNKNOWN', undefined, { id });
     if (err instanceof BlobCollectedError)
       throw new OciError('BLOB_UPLOAD_UNKNOWN', 'the blob was garbage-collected as it was committed: upload it again', { id });
     throw err;

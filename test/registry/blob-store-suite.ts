@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { PassThrough, Readable, Writable } from 'node:stream';
 import { describe, it, type TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type BlobStore, DigestMismatchError, UploadNotFoundError, UploadOffsetError, UploadTooLargeError } from '../../src/registry/blobs/blob-store.js';
+import { BlobCollectedError, type BlobStore, DigestMismatchError, UploadNotFoundError, UploadOffsetError, UploadTooLargeError } from '../../src/registry/blobs/blob-store.js';
 import { type Digest, type DigestAlgorithm, digester, digestOf, parseDigest } from '../../src/registry/content/digest.js';
 
 export interface OpenedStore {
@@ -289,6 +289,25 @@ export function blobStoreSuite(name: string, open: () => Promise<OpenedStore>): 
       assert.deepEqual(await readAll((await store.read(digest(bytes)))!), bytes);
       // And once more after it is stored.
       assert.equal((await push(store, bytes)).size, bytes.length);
+    });
+
+    it('refuses a commit whose bytes gc deleted as it committed them, and takes the content again afterwards', async (t) => {
+      const { store } = await setUp(t);
+      const bytes = randomBytes(70_000);
+      await push(store, bytes); // stored already: the next commit renews these bytes, and gc, having seen them old, deletes them
+      const { id } = await store.createUpload();
+      await store.append(id, 0, streamOf(bytes));
+      const stat = store.stat.bind(store);
+      // gc's delete lands between the commit's renewal and its read back of what it stored.
+      store.stat = async (d) => ((await store.delete(d)), stat(d));
+      try {
+        await assert.rejects(store.commit(id, digest(bytes)), (err) => err instanceof BlobCollectedError && err.digest === digestOf(bytes));
+      } finally {
+        store.stat = stat;
+      }
+      assert.equal(await store.stat(digest(bytes)), undefined);
+      assert.equal((await push(store, bytes)).size, bytes.length, 'pushed again, it is stored');
+      assert.deepEqual(await readAll((await store.read(digest(bytes)))!), bytes);
     });
 
     it('lets exactly one of two concurrent appends at the same offset win, without interleaving', async (t) => {

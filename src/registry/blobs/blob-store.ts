@@ -69,7 +69,10 @@ export interface BlobStore {
    * Verifies the upload's content has `digest` (DigestMismatchError otherwise;
    * the upload stays as it was) and makes it the committed blob atomically:
    * a crash never leaves a partial blob visible. Committing content that is
-   * already stored (a concurrent upload of the same blob) succeeds.
+   * already stored (a concurrent upload of the same blob) succeeds. Bytes
+   * that `berth registry gc` deleted as they were committed (it saw an old
+   * stored copy and removed it after this commit renewed it) are
+   * BlobCollectedError: the upload is spent, the client pushes again.
    */
   commit(id: string, digest: Digest): Promise<BlobInfo>;
   /** Drops an upload and its bytes; false when it was not there. */
@@ -97,6 +100,13 @@ export class BlobStoreUnavailableError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'BlobStoreUnavailableError';
+  }
+}
+
+/** The blob's bytes were garbage-collected while it was being committed or linked: nothing was linked; the client must push it again. */
+export class BlobCollectedError extends Error {
+  constructor(readonly digest: string) {
+    super(`blob ${digest} was garbage-collected while it was being committed`);
   }
 }
 

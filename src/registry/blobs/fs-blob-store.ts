@@ -17,7 +17,8 @@
 //   driver. `berth registry gc` is the one other process on a root: it only
 //   stats, lists and deletes committed blobs (atomic on a path) and cancels
 //   uploads older than its upload grace; a commit whose upload it removed
-//   meanwhile is UploadNotFoundError.
+//   meanwhile is UploadNotFoundError, one whose bytes it deleted just after
+//   the rename or renewal is BlobCollectedError.
 import type { Hash } from 'node:crypto';
 import type { Dirent } from 'node:fs';
 import { type FileHandle, mkdir, open, opendir, readFile, rename, rm, stat, unlink, utimes, writeFile } from 'node:fs/promises';
@@ -25,6 +26,7 @@ import { join } from 'node:path';
 import { Readable, type Writable } from 'node:stream';
 import { type Digest, type DigestAlgorithm, digester, parseDigest } from '../content/digest.js';
 import {
+  BlobCollectedError,
   type BlobInfo,
   type BlobStore,
   type ChunkOwnership,
@@ -229,7 +231,7 @@ export class FsBlobStore implements BlobStore {
       // Committed from here on. A cleanup that fails leaves a directory without data, which uploads() lists for gc.
       await this.removeUpload(id).catch(() => {});
       const info = await this.stat(digest);
-      if (info === undefined) throw new Error(`blob ${digest.text} vanished during its commit`);
+      if (info === undefined) throw new BlobCollectedError(digest.text); // gc took the bytes it renewed, before this read them back
       return info;
     });
   }

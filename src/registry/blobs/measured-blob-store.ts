@@ -7,6 +7,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { Metrics } from '../../core/metrics.js';
 import type { Digest } from '../content/digest.js';
 import {
+  BlobCollectedError,
   DigestMismatchError,
   UploadNotFoundError,
   UploadOffsetError,
@@ -17,7 +18,7 @@ import {
   type UploadInfo,
 } from './blob-store.js';
 
-const REFUSALS = [DigestMismatchError, UploadNotFoundError, UploadOffsetError, UploadTooLargeError];
+const REFUSALS = [BlobCollectedError, DigestMismatchError, UploadNotFoundError, UploadOffsetError, UploadTooLargeError];
 
 export class MeasuredBlobStore implements BlobStore {
   /** The driver's presigned pulls (--blob-redirect), when it has them. */

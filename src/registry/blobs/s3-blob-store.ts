@@ -20,6 +20,7 @@ import { Readable, type Writable } from 'node:stream';
 import type { Store } from '../../store/store.js';
 import { type Digest, digester } from '../content/digest.js';
 import {
+  BlobCollectedError,
   type BlobInfo,
   type BlobStore,
   BlobStoreUnavailableError,
@@ -218,7 +219,7 @@ export class S3BlobStore implements BlobStore {
       await deleteUploadState(this.store, id); // committed from here on; what is left below, gc clears
       await this.removeObjects(id).catch(() => {});
       const info = await this.stat(digest);
-      if (info === undefined) throw new Error(`blob ${digest.text} vanished during its commit`);
+      if (info === undefined) throw new BlobCollectedError(digest.text); // gc took the bytes it renewed, before this read them back
       return info;
     });
   }

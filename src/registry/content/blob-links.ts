@@ -10,17 +10,12 @@
 // visible, and a link is never made to bytes gc has just deleted.
 import { nowIso } from '../../core/clock.js';
 import type { Executor, Tx } from '../../store/transact.js';
-import type { BlobStore } from '../blobs/blob-store.js';
+import { BlobCollectedError, type BlobStore } from '../blobs/blob-store.js';
+
+export { BlobCollectedError };
 import { listersOf } from './content-users.js';
 import { assertDigest, type Digest } from './digest.js';
 import { lockRepoContent } from './repo-content-lock.js';
-
-/** The blob's bytes were garbage-collected while it was being linked: nothing was linked; the client must push it again. */
-export class BlobCollectedError extends Error {
-  constructor(readonly digest: string) {
-    super(`blob ${digest} was garbage-collected while it was being linked`);
-  }
-}
 
 /**
  * Records the committed blob (once) and lets the repo read it. Idempotent;
