@@ -267,7 +267,27 @@ async function main() {
         },
       };
     };
-    await benchObservability(startPair, { 'GET one repo': getSpec, 'list 50': listSpec }, RUNS, measure, measureTogether);
+    const database = values.database ?? join(dataDir, 'berth.db');
+    const startFloor = async () => {
+      const bare = async (...observe: string[]) => {
+        const s = await startNode([BARE, database, ...observe], /bare at (http\S+)/);
+        return { url: s.match[1], child: s.child };
+      };
+      const servers = {
+        documented: await bare('--observe', 'documented', join(dataDir, 'bare-documented.log')),
+        lean: await bare('--observe', 'lean', join(dataDir, 'bare-lean.log')),
+        off: await bare(),
+      };
+      return { ...servers, stop: async () => void (await Promise.all(Object.values(servers).map((s) => stopProcess(s.child)))) };
+    };
+    const floor = {
+      start: startFloor,
+      specs: {
+        'GET one repo': (): RequestSpec => ({ method: 'GET', path: `/repos/${someRepo}` }),
+        'list 50': (): RequestSpec => ({ method: 'GET', path: '/repos' }),
+      },
+    };
+    await benchObservability(startPair, { 'GET one repo': getSpec, 'list 50': listSpec }, RUNS, measure, measureTogether, floor);
     closeSync(log);
   } else if (values.profile) {
     for (const [name, spec] of [

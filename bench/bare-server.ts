@@ -2,13 +2,30 @@
 // the same driver (node:sqlite on the same file, or pg on the same database)
 // and the same seeded repos table, with none of Berth's layers (no auth, no
 // protobuf, no query builder). Run by bench/api.ts in its own process.
-// Usage: node dist/bench/bare-server.js <sqlite file | postgres:// URL>
-import Fastify from 'fastify';
+// With --observe MODE LOG: the same routes observed, a prom-client histogram
+// by method, route and status, an access line per request written to LOG,
+// and an X-Request-Id on every answer: the floor issue 29's observability aim
+// is read against (bench/api-observability.ts). MODE `documented` does it as
+// the libraries document it (histogram.observe with a label object, pino's
+// info); `lean` with a labelled child per route and status kept, and the line
+// built as one template string and written to pino's destination in 4 KiB
+// batches.
+// Usage: node dist/bench/bare-server.js <sqlite file | postgres:// URL> [--observe documented|lean LOG]
+import Fastify, { type FastifyInstance } from 'fastify';
+import { randomUUID } from 'node:crypto';
 import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
+import pino from 'pino';
+import { Histogram, Registry } from 'prom-client';
+import { LATENCY_BUCKETS } from '../src/core/metrics.js';
 import { newChildUid } from '../src/core/uidp.js';
 
 const target = process.argv[2];
+const observeMode = process.argv[3] === '--observe' ? process.argv[4] : undefined;
+const observeLog = process.argv[5];
+if (observeMode !== undefined && (!['documented', 'lean'].includes(observeMode) || observeLog === undefined)) {
+  throw new Error('usage: bare-server.js <target> [--observe documented|lean LOG]');
+}
 const COLUMNS = 'uid, parent_uid, name, description, create_time, update_time';
 const LIST_FIRST = `SELECT ${COLUMNS} FROM repos ORDER BY name, uid LIMIT 50`;
 const GET = `SELECT ${COLUMNS} FROM repos WHERE uid = $1`;
@@ -39,7 +56,72 @@ function postgresQuery(url: string): Query {
 }
 
 const query = target.startsWith('postgres') ? postgresQuery(target) : sqliteQuery(target);
-const app = Fastify();
+let ids = 0;
+const ID_PREFIX = `${randomUUID().slice(0, 24)}`;
+const app = Fastify(
+  observeMode === undefined
+    ? {}
+    : { requestIdHeader: 'x-request-id', genReqId: observeMode === 'lean' ? () => ID_PREFIX + (++ids).toString(16).padStart(12, '0') : () => randomUUID() },
+);
+if (observeMode === 'documented') observeDocumented(app, observeLog!);
+if (observeMode === 'lean') observeLean(app, observeLog!);
+
+/** The documented way: a histogram by method, route and status, and one pino line per answer, both in onResponse. */
+function observeDocumented(server: FastifyInstance, file: string): void {
+  const duration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'request duration by method, route template and status',
+    labelNames: ['method', 'route', 'status'],
+    buckets: LATENCY_BUCKETS,
+    registers: [new Registry()],
+  });
+  const log = pino(pino.destination({ dest: file, sync: false }));
+  server.addHook('onRequest', (req, reply, done) => {
+    reply.header('x-request-id', req.id);
+    done();
+  });
+  server.addHook('onResponse', (req, reply, done) => {
+    const route = req.routeOptions.url ?? 'unmatched';
+    duration.observe({ method: req.method, route, status: reply.statusCode }, reply.elapsedTime / 1000);
+    const bytes = Number(reply.getHeader('content-length'));
+    log.info({ method: req.method, route, status: reply.statusCode, durationMs: reply.elapsedTime, bytes, requestId: req.id }, 'request');
+    done();
+  });
+}
+
+/** The same outputs with less work per request: labelled children kept, the line one template string to the destination. */
+function observeLean(server: FastifyInstance, file: string): void {
+  const duration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'request duration by method, route template and status',
+    labelNames: ['method', 'route', 'status'],
+    buckets: LATENCY_BUCKETS,
+    registers: [new Registry()],
+  });
+  const children = new Map<string, { observe(v: number): void }>();
+  const out = pino.destination({ dest: file, sync: false, minLength: 4096 }); // written in 4 KiB batches, not a write per line
+  server.addHook('onRequest', (req, reply, done) => {
+    reply.header('x-request-id', req.id);
+    done();
+  });
+  server.addHook('onResponse', (req, reply, done) => {
+    const route = req.routeOptions.url ?? 'unmatched';
+    const status = reply.statusCode;
+    const key = `${req.method} ${route} ${status}`;
+    let child = children.get(key);
+    if (child === undefined) {
+      child = duration.labels(req.method, route, String(status));
+      children.set(key, child);
+    }
+    const ms = reply.elapsedTime;
+    child.observe(ms / 1000);
+    const bytes = Number(reply.getHeader('content-length'));
+    out.write(
+      `{"level":30,"time":${Date.now()},"pid":${process.pid},"method":"${req.method}","route":${JSON.stringify(route)},"status":${status},"durationMs":${ms},"bytes":${bytes},"requestId":"${req.id}","msg":"request"}\n`,
+    );
+    done();
+  });
+}
 
 app.get('/repos', async (req) => {
   const { after, after_uid: afterUid } = req.query as { after?: string; after_uid?: string };

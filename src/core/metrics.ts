@@ -7,7 +7,8 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 import { KeyedHistogram } from './keyed-metrics.js';
 
 const HTTP_LABELS = ['listener', 'method', 'route', 'status'] as const;
-const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+/** Seconds: the buckets of every latency histogram. */
+export const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 /** A value read when Prometheus scrapes: labels to value (an empty label set for a single value). */
 export type GaugeReader = () => Promise<ReadonlyArray<{ labels: Record<string, string>; value: number }>>;
