@@ -12,7 +12,11 @@
 // to each at once, so both spend the same seconds on the same machine, and
 // their CPU per request is compared over one window (the machine's speed
 // drifted by tens of % between back-to-back windows; docs/performance.md).
-// Aim: with both on, ≥ 95 % of the figures with both off.
+// Then the floor: the bare routes observed (bench/bare-server.ts --observe,
+// documented and lean) side by side with them unobserved.
+// Aim: with both on, ≥ 95 % of the figures with both off; where even the
+// floor's added cost is more than 5 % of Berth's request, Berth's added cost
+// ≤ the floor's / 0.9.
 import type { ChildProcess } from 'node:child_process';
 import { median, medianResult } from './bench-process.js';
 import { formatResult, type LoadResult, type RequestSpec } from './load.js';
