@@ -59,13 +59,20 @@ export interface UidScope {
   self: boolean;
 }
 
-// Where the planner cannot weigh a range's selectivity (SQLite keeps no
-// statistics), the list says which index to walk: above this many matches,
-// a list ordered by another column walks that column's index and filters by
-// subtree (rows are dense); below it, the uid ranges are searched and sorted
-// (rows are few). On a dense list the sorted form is orders of magnitude
-// slower than the index walk (docs/performance.md). PostgreSQL chooses by itself.
+// A list ordered by another column than its key, over subtrees whose rows
+// are dense, walks that column's index and filters by subtree (the subtree
+// written `unindexed`); over few rows, the uid ranges are searched and sorted.
+// On a dense list the sorted form is orders of magnitude slower than the
+// index walk (docs/performance.md). SQLite keeps no statistics, so dense is
+// more than DENSE_MATCHES matches. PostgreSQL would choose the walk itself,
+// but with the uid ranges as parameters its generic plan's estimate is far
+// from each execution's, so it planned every execution anew (about 90 µs of
+// a list's database time at a million repos, more than the statement took):
+// there dense is at least 1 / DENSE_SHARE of the table's rows, where the walk
+// reads at most DENSE_SHARE rows per row it returns, and the unindexed form
+// keeps one generic plan.
 const DENSE_MATCHES = 2000;
+const DENSE_SHARE = 10;
 
 // biome-ignore lint/suspicious/noExplicitAny: Kysely cannot type a table chosen at run time
 type AnyDb = Kysely<any>;
@@ -120,6 +127,14 @@ async function countMatches(
   return Math.max(counted, Math.round(await estimate(matching(where.values).select(sql.lit(1).as('one')))));
 }
 
+/** Whether `total` matches are dense in the table (see DENSE_SHARE); the table's size is the planner's estimate, cached until it is written. */
+async function dense(store: Store, db: AnyDb, counts: ListTotals, req: PageRequest, total: number): Promise<boolean> {
+  const estimate = store.caps.estimateRows;
+  if (!estimate) return total > DENSE_MATCHES;
+  const rows = await counts.count(store, req.table, 'rows of the table', () => estimate(db.selectFrom(req.table).select(sql.lit(1).as('one'))), req.versions);
+  return total * DENSE_SHARE >= rows;
+}
+
 export async function listPage<Row>(store: Store, tokens: PageTokens, counts: ListTotals, req: PageRequest): Promise<Page<Row> | PageTokenError> {
   const column = req.columns[req.order.field];
   const key = req.key ?? 'uid';
@@ -151,9 +166,8 @@ export async function listPage<Row>(store: Store, tokens: PageTokens, counts: Li
       req.versions,
     ));
 
-  const unindexed = store.caps.unindexed;
-  const walkOrderIndex = unindexed !== undefined && column !== key && total > DENSE_MATCHES;
-  const uidColumn = walkOrderIndex ? { name: '+uid', write: () => unindexed(key) } : undefined;
+  const walkOrderIndex = column !== key && (await dense(store, db, counts, req, total));
+  const uidColumn = walkOrderIndex ? { name: '+uid', write: () => store.caps.unindexed(key) } : undefined;
   const where = [...req.conditions, ...scopes.map((s) => inSubtrees(s.uids, s.self, uidColumn))];
   const filter = whereShape(where);
   const dir = req.order.desc ? 'desc' : 'asc';

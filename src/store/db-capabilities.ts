@@ -66,12 +66,14 @@ export interface DatabaseCapabilities {
   /** Foreign keys onto `table` whose ON DELETE forbids deleting a referenced row (RESTRICT / NO ACTION). */
   restrictingReferences(db: Kysely<unknown>, table: string): Promise<Reference[]>;
   /**
-   * A column written so the planner will not search an index on it (SQLite:
-   * +column), for queries that must walk another index and filter; absent
-   * where the planner weighs each condition's selectivity from statistics and
-   * chooses well by itself (PostgreSQL).
+   * A text column written so the planner will neither search an index on it
+   * nor read its statistics, for queries that must walk another index and
+   * filter. SQLite: +column. PostgreSQL: column || '' (same collation, so the
+   * same comparisons): a range on it is estimated alike with values and with
+   * parameters, so a prepared statement keeps one generic plan instead of
+   * being planned again on every execution (keyset-page.ts says when).
    */
-  readonly unindexed?: (column: string) => RawBuilder<string>;
+  readonly unindexed: (column: string) => RawBuilder<string>;
   /**
    * The SELECT `q` with row lock `mode`. PostgreSQL locks the rows read;
    * SQLite has no row locks and needs none: a transaction holds the
@@ -197,6 +199,7 @@ export const POSTGRES: DatabaseCapabilities = {
       order by cl.relname`.execute(db);
     return r.rows;
   },
+  unindexed: (column) => sql<string>`(${sql.ref(column)} || '')`,
   lockRows: (q, mode) => (mode === 'exclusive' ? q.forUpdate() : q.forKeyShare()),
   claimRows: (q) => q.forUpdate().skipLocked(),
   async estimateRows(q) {

@@ -27,7 +27,9 @@ export async function visibleCatalogues(ctx: HandlerContext, caps: DatabaseCapab
   const scopes = [...(await caller.scopes(Capability.CAP_LIBRARIES_ARTIFACTS_LIST))].sort();
   if (scopes.length === 0) return { condition: never, key: [], versions: caller.tableVersions };
   const above = [...new Set(scopes.flatMap((s) => ancestorsOf(s)))].sort();
-  const column = { name: caps.unindexed ? '+group_uid' : 'group_uid', write: () => caps.unindexed?.('group_uid') ?? sql.ref('group_uid') };
+  // Without statistics (SQLite) the planner cannot weigh the ranges: walk the order's index and filter. PostgreSQL weighs them.
+  const walk = caps.estimateRows === undefined;
+  const column = { name: walk ? '+group_uid' : 'group_uid', write: () => (walk ? caps.unindexed('group_uid') : sql.ref<string>('group_uid')) };
   const below = inSubtrees(scopes, true, column);
   // An ancestor is a one-uid "subtree" of itself alone: [uid, uid + "\0").
   const at = above.map((uid) => exactly(uid, column));
