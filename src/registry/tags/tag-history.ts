@@ -2,10 +2,13 @@
 // tag history endpoint serves them (`start` keeps records at or after it,
 // `end` keeps records before it, at most 1000 per call; a caller reaches later
 // records by moving `start`). Rows are written only by tag-writer.ts.
+import { compiledQuery, runCompiled } from '../../store/compiled-queries.js';
 import type { Executor } from '../../store/transact.js';
 import { TAG_REMOVED } from './tag-writer.js';
 
 const STORED_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+const HISTORY = compiledQuery('tag history');
 
 /** Records per call, as the contract states. */
 export const MAX_HISTORY = 1000;
@@ -45,11 +48,20 @@ function iso(d: Date | string, name: string): string {
 export async function historyOf(ex: Executor, repoUid: string, tagName: string, q: HistoryQuery = {}): Promise<TagHistoryEntry[]> {
   const limit = Math.max(0, Math.min(Math.trunc(q.limit ?? MAX_HISTORY), MAX_HISTORY));
   if (limit === 0) return [];
-  let query = ex.selectFrom('tag_history').select(['digest', 'update_time']).where('repo_uid', '=', repoUid).where('tag_name', '=', tagName);
-  if (q.start) query = query.where('update_time', '>=', iso(q.start, 'start'));
-  if (q.end) query = query.where('update_time', '<', iso(q.end, 'end'));
-  if (!q.includeRemovals) query = query.where('digest', '<>', TAG_REMOVED);
-  const rows = await query.orderBy('update_time').orderBy('id').limit(limit).execute();
+  const start = q.start ? iso(q.start, 'start') : undefined;
+  const end = q.end ? iso(q.end, 'end') : undefined;
+  const values: unknown[] = [repoUid, tagName, limit];
+  if (start !== undefined) values.push(start);
+  if (end !== undefined) values.push(end);
+  const shape = `${start !== undefined ? 'start ' : ''}${end !== undefined ? 'end ' : ''}${q.includeRemovals ? 'with removals' : ''}`;
+  const rows = await runCompiled<{ digest: string; update_time: string }>(ex, { handle: HISTORY, shape }, values, (vs) => {
+    let query = ex.selectFrom('tag_history').select(['digest', 'update_time']).where('repo_uid', '=', vs[0] as string).where('tag_name', '=', vs[1] as string);
+    let at = 3;
+    if (start !== undefined) query = query.where('update_time', '>=', vs[at++] as string);
+    if (end !== undefined) query = query.where('update_time', '<', vs[at++] as string);
+    if (!q.includeRemovals) query = query.where('digest', '<>', TAG_REMOVED);
+    return query.orderBy('update_time').orderBy('id').limit(vs[2] as number);
+  });
   return rows.map((r) => ({ digest: r.digest, updateTime: r.update_time }));
 }
 
