@@ -81,7 +81,10 @@ export async function benchObservability(
     await stop();
     const bare = await floor.start();
     for (const [name, spec] of Object.entries(floor.specs)) {
-      for (const [way, into] of [['documented', documented], ['lean', lean]] as const) {
+      for (const [way, into] of [
+        ['documented', documented],
+        ['lean', lean],
+      ] as const) {
         const [fOn, fOff] = await measureTogether(bare[way], bare.off, spec);
         into[name].push({ on: fOn, off: fOff });
         line.push(`floor ${name} ${way}/off ${fOn.cpuUs?.toFixed(1)}/${fOff.cpuUs?.toFixed(1)} µs CPU`);

@@ -12,9 +12,16 @@
 // transaction that links the blob; chunks write none. A chunk or commit the
 // disk refuses removes the upload and answers 507 (full-disk.ts).
 import type { Readable } from 'node:stream';
-import { BlobCollectedError, linkCommittedBlob, repoHasBlob } from '../registry/content/blob-links.js';
+import { linkCommittedBlob, repoHasBlob } from '../registry/content/blob-links.js';
 import { findUpload, forgetUpload, recordUpload } from '../registry/content/upload-sessions.js';
-import { DigestMismatchError, UploadNotFoundError, UploadOffsetError, UploadTooLargeError, type UploadInfo } from '../registry/blobs/blob-store.js';
+import {
+  BlobCollectedError,
+  DigestMismatchError,
+  UploadNotFoundError,
+  UploadOffsetError,
+  UploadTooLargeError,
+  type UploadInfo,
+} from '../registry/blobs/blob-store.js';
 import type { Digest } from '../registry/content/digest.js';
 import { repoNameViolation } from '../registry/names.js';
 import { emitEvent } from '../events/outbox.js';

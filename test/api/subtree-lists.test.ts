@@ -22,7 +22,10 @@ describe('name-ordered lists over dense and sparse subtrees', () => {
   useBerth(async (b, t) => {
     berth = b;
     owner = t;
-    for (const [which, n] of [['wide', WIDE], ['narrow', NARROW]] as const) {
+    for (const [which, n] of [
+      ['wide', WIDE],
+      ['narrow', NARROW],
+    ] as const) {
       const g = await rest(b.url, 'POST', `/iam/v2/groups/${b.orgUid}`, { token: t, body: { name: `${which}-team` } });
       assert.equal(g.status, 200, g.text);
       groups[which] = g.json.uid;
@@ -30,7 +33,7 @@ describe('name-ordered lists over dense and sparse subtrees', () => {
       for (let i = 0; i < n; i += 10) {
         await Promise.all(
           Array.from({ length: Math.min(10, n - i) }, async (_, k) => {
-            const name = `r-${String((i + k) * 7919 % 1000).padStart(3, '0')}-${which}`;
+            const name = `r-${String(((i + k) * 7919) % 1000).padStart(3, '0')}-${which}`;
             const r = await rest(b.url, 'POST', `/registry/v2/repos/${groups[which]}`, { token: t, body: { name } });
             assert.equal(r.status, 200, r.text);
             names[which].push(name);

@@ -106,7 +106,7 @@ export class BlobStoreUnavailableError extends Error {
 /** The blob's bytes were garbage-collected while it was being committed or linked: nothing was linked; the client must push it again. */
 export class BlobCollectedError extends Error {
   constructor(readonly digest: string) {
-    super(`blob ${digest} was garbage-collected while it was being committed`);
+    super(`blob ${digest} was garbage-collected as it was being stored`);
   }
 }
 

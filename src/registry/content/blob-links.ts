@@ -11,8 +11,6 @@
 import { nowIso } from '../../core/clock.js';
 import type { Executor, Tx } from '../../store/transact.js';
 import { BlobCollectedError, type BlobStore } from '../blobs/blob-store.js';
-
-export { BlobCollectedError };
 import { listersOf } from './content-users.js';
 import { assertDigest, type Digest } from './digest.js';
 import { lockRepoContent } from './repo-content-lock.js';

@@ -55,12 +55,19 @@ export async function historyOf(ex: Executor, repoUid: string, tagName: string, 
   if (end !== undefined) values.push(end);
   const shape = `${start !== undefined ? 'start ' : ''}${end !== undefined ? 'end ' : ''}${q.includeRemovals ? 'with removals' : ''}`;
   const rows = await runCompiled<{ digest: string; update_time: string }>(ex, { handle: HISTORY, shape }, values, (vs) => {
-    let query = ex.selectFrom('tag_history').select(['digest', 'update_time']).where('repo_uid', '=', vs[0] as string).where('tag_name', '=', vs[1] as string);
+    let query = ex
+      .selectFrom('tag_history')
+      .select(['digest', 'update_time'])
+      .where('repo_uid', '=', vs[0] as string)
+      .where('tag_name', '=', vs[1] as string);
     let at = 3;
     if (start !== undefined) query = query.where('update_time', '>=', vs[at++] as string);
     if (end !== undefined) query = query.where('update_time', '<', vs[at++] as string);
     if (!q.includeRemovals) query = query.where('digest', '<>', TAG_REMOVED);
-    return query.orderBy('update_time').orderBy('id').limit(vs[2] as number);
+    return query
+      .orderBy('update_time')
+      .orderBy('id')
+      .limit(vs[2] as number);
   });
   return rows.map((r) => ({ digest: r.digest, updateTime: r.update_time }));
 }
