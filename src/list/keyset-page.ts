@@ -166,7 +166,7 @@ export async function listPage<Row>(store: Store, tokens: PageTokens, counts: Li
       req.versions,
     ));
 
-  const walkOrderIndex = column !== key && (await dense(store, db, counts, req, total));
+  const walkOrderIndex = scopes.length > 0 && column !== key && (await dense(store, db, counts, req, total)); // no subtree, nothing to write unindexed
   const uidColumn = walkOrderIndex ? { name: '+uid', write: () => store.caps.unindexed(key) } : undefined;
   const where = [...req.conditions, ...scopes.map((s) => inSubtrees(s.uids, s.self, uidColumn))];
   const filter = whereShape(where);
